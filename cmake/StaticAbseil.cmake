@@ -1,0 +1,22 @@
+# Debian's Abseil CMake package imports the shared libraries. Start-up budget
+# (DESIGN.md: 2.7 ms dynamic vs 1.8 ms static) wants the static archives, which
+# Debian ships beside them, so point every imported absl:: target at its `.a`.
+get_directory_property(_alea_imported IMPORTED_TARGETS)
+foreach(_target IN LISTS _alea_imported)
+  if(NOT _target MATCHES "^absl::")
+    continue()
+  endif()
+  get_target_property(_type ${_target} TYPE)
+  if(_type STREQUAL "INTERFACE_LIBRARY")
+    continue()
+  endif()
+  foreach(_config NONE RELEASE DEBUG RELWITHDEBINFO)
+    get_target_property(_location ${_target} IMPORTED_LOCATION_${_config})
+    if(_location)
+      string(REGEX REPLACE "\\.so(\\.[0-9.]+)?$" ".a" _static "${_location}")
+      if(EXISTS "${_static}")
+        set_target_properties(${_target} PROPERTIES IMPORTED_LOCATION_${_config} "${_static}")
+      endif()
+    endif()
+  endforeach()
+endforeach()

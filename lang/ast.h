@@ -1,0 +1,210 @@
+// The abstract syntax tree: what the parser builds and every later pass reads.
+//
+// Nodes are plain structs owned through unique_ptr by their parent; a Module
+// owns its items. Passes annotate nodes in place through the fields marked
+// "filled by", so no side tables are needed to find an expression's type.
+#ifndef ALEA_LANG_AST_H_
+#define ALEA_LANG_AST_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/source.h"
+
+namespace alea::lang {
+
+namespace types {
+struct Type;  // lang/types.h
+}
+
+struct Expr;
+struct Pattern;
+struct TypeAnn;
+struct FnDecl;
+using ExprPtr = std::unique_ptr<Expr>;
+using PatternPtr = std::unique_ptr<Pattern>;
+using TypeAnnPtr = std::unique_ptr<TypeAnn>;
+
+// ---- Type annotations, as written ------------------------------------------
+
+struct TypeAnn {
+  enum class Kind : uint8_t {
+    kName,      // `Int`, `Float`, `Bool`, `Str`, `RandState`, `Tensor`, `Tensor(i32)`
+    kTuple,     // `(A, B)`; `()` is the empty tuple (unit)
+    kArray,     // `[A]`
+    kFunction,  // `(A, B) -> C`
+  };
+  Kind kind;
+  Span span;
+  std::string name;              // kName
+  std::vector<TypeAnnPtr> args;  // kName: `Tensor(f32)` args; kTuple elements; kFunction params
+  TypeAnnPtr element;            // kArray element; kFunction result
+};
+
+// ---- Patterns (let, parameters, lambdas, match arms) -----------------------
+
+struct Pattern {
+  enum class Kind : uint8_t {
+    kWildcard,  // `_`
+    kVar,       // `x`
+    kInt,       // `0`, `-3` (match only)
+    kBool,      // `true`, `false` (match only)
+    kTuple,     // `(p, q)`; `()` is unit
+  };
+  Kind kind;
+  Span span;
+  std::string name;  // kVar
+  int64_t int_value = 0;
+  bool bool_value = false;
+  std::vector<PatternPtr> elements;  // kTuple
+
+  const types::Type* type = nullptr;  // filled by the type checker
+};
+
+// ---- Expressions -----------------------------------------------------------
+
+enum class UnaryOp : uint8_t { kNeg, kNot };
+enum class BinaryOp : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kRem,
+  kMatMul,  // + - * / % @
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,  // == != < <= > >=
+  kAnd,
+  kOr,  // && || (short-circuit)
+};
+const char* Spelling(UnaryOp op);
+const char* Spelling(BinaryOp op);
+
+struct Arg {
+  std::string name;  // empty for a positional argument; `axis` in `sum(x, axis: 0)`
+  Span name_span;
+  ExprPtr value;
+};
+
+struct Param {
+  PatternPtr pattern;  // `x`, `_`, or `(a, b)`
+  TypeAnnPtr type;     // optional annotation
+};
+
+// `let pattern: T = value;` inside a block, or an expression statement.
+struct Stmt {
+  enum class Kind : uint8_t { kLet, kExpr };
+  Kind kind;
+  Span span;
+  PatternPtr pattern;  // kLet
+  TypeAnnPtr type;     // kLet, optional
+  ExprPtr expr;        // kLet's value, or the expression
+};
+
+struct MatchArm {
+  Span span;
+  PatternPtr pattern;
+  ExprPtr guard;  // optional `if cond`
+  ExprPtr body;
+};
+
+// What a name refers to; filled by the type checker.
+enum class NameKind : uint8_t { kUnresolved, kLocal, kFunction, kTopLet, kBuiltin };
+
+struct Expr {
+  enum class Kind : uint8_t {
+    kInt,     // int_value
+    kFloat,   // float_value
+    kBool,    // bool_value
+    kStr,     // str_value (escapes already decoded)
+    kUnit,    // ()
+    kName,    // name
+    kTuple,   // elements (two or more)
+    kArray,   // elements (zero or more)
+    kUnary,   // unary_op, operand
+    kBinary,  // binary_op, lhs, rhs
+    kCall,    // callee, args
+    kIndex,   // lhs[rhs]
+    kSlice,   // lhs[rhs:third]; rhs or third may be null (`x[:3]`, `x[1:]`)
+    kLambda,  // params, body
+    kIf,      // cond, then_branch, else_branch (null when there is no else)
+    kMatch,   // scrutinee (lhs), arms
+    kBlock,   // stmts, result (null when the block ends with `;` or is empty)
+    kWith,    // `with state { ... }`: lhs is the state, body the block
+  };
+
+  Kind kind;
+  Span span;
+
+  int64_t int_value = 0;
+  double float_value = 0;
+  bool bool_value = false;
+  std::string str_value;
+  std::string name;
+
+  UnaryOp unary_op = UnaryOp::kNeg;
+  BinaryOp binary_op = BinaryOp::kAdd;
+
+  ExprPtr lhs;    // unary operand, binary lhs, callee, indexed value, match scrutinee, with-state
+  ExprPtr rhs;    // binary rhs, index, slice start, if condition
+  ExprPtr third;  // slice end
+  std::vector<ExprPtr> elements;  // tuple and array elements
+  std::vector<Arg> args;          // call arguments
+  std::vector<Param> params;      // lambda parameters
+  ExprPtr body;                   // lambda body, with block
+  ExprPtr then_branch;            // if
+  ExprPtr else_branch;            // if; an `else if` is an else_branch of kind kIf
+  std::vector<MatchArm> arms;     // match
+  std::vector<Stmt> stmts;        // block
+  ExprPtr result;                 // block's final expression
+
+  // Filled by the type checker.
+  const types::Type* type = nullptr;
+  NameKind name_kind = NameKind::kUnresolved;
+  const FnDecl* fn = nullptr;  // kName of a user function
+};
+
+// ---- Top level -------------------------------------------------------------
+
+struct FnDecl {
+  Span span;       // the whole declaration
+  Span name_span;  // the name after `fn`
+  std::string name;
+  std::vector<Param> params;
+  TypeAnnPtr result;  // optional `-> T`
+  bool uses_rng = false;
+  Span uses_rng_span;
+  ExprPtr body;  // `= expr` or a block
+
+  const types::Type* type = nullptr;  // filled by the type checker (before generalization)
+};
+
+// `let pattern: T = value` at the top level (a constant).
+struct TopLet {
+  Span span;
+  PatternPtr pattern;
+  TypeAnnPtr type;
+  ExprPtr value;
+};
+
+struct Import {
+  Span span;       // the whole `import "..."`
+  Span path_span;  // the string literal
+  std::string path;
+};
+
+struct Module {
+  FileId file = 0;
+  std::vector<Import> imports;
+  std::vector<std::unique_ptr<FnDecl>> fns;
+  std::vector<std::unique_ptr<TopLet>> lets;
+};
+
+}  // namespace alea::lang
+
+#endif  // ALEA_LANG_AST_H_

@@ -1,0 +1,57 @@
+#include "lang/source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace alea::lang {
+
+SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (uint32_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+}
+
+LineCol SourceFile::Locate(uint32_t offset) const {
+  offset = std::min<uint32_t>(offset, text_.size());
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  uint32_t line_index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
+  return LineCol{line_index + 1, offset - line_starts_[line_index] + 1};
+}
+
+std::string_view SourceFile::Line(uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  uint32_t begin = line_starts_[line - 1];
+  uint32_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
+  std::string_view text(text_);
+  text = text.substr(begin, end - begin);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+FileId SourceManager::Add(std::string path, std::string text) {
+  files_.emplace_back(std::move(path), std::move(text));
+  return static_cast<FileId>(files_.size() - 1);
+}
+
+absl::StatusOr<FileId> SourceManager::Load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open `", path, "`: ", strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read `", path, "`"));
+  std::string text = std::move(buffer).str();
+  if (text.size() >= UINT32_MAX) {
+    return absl::OutOfRangeError(absl::StrCat("`", path, "` is too large (4 GiB at most)"));
+  }
+  return Add(path, std::move(text));
+}
+
+}  // namespace alea::lang

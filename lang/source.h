@@ -1,0 +1,65 @@
+// Source files and positions. Every diagnostic and every AST node points into a
+// SourceManager through a Span (file id + byte range), so locations survive
+// imports and the REPL's growing input without copying text around.
+#ifndef ALEA_LANG_SOURCE_H_
+#define ALEA_LANG_SOURCE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace alea::lang {
+
+using FileId = uint32_t;
+
+// A half-open byte range [begin, end) in one file.
+struct Span {
+  FileId file = 0;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+
+  // The smallest span covering both (same file assumed).
+  Span To(Span other) const { return Span{file, begin, other.end > end ? other.end : end}; }
+};
+
+// 1-based line and column; the column counts bytes, as GCC and Clang do.
+struct LineCol {
+  uint32_t line = 1;
+  uint32_t column = 1;
+};
+
+class SourceFile {
+ public:
+  SourceFile(std::string path, std::string text);
+
+  const std::string& path() const { return path_; }
+  std::string_view text() const { return text_; }
+  LineCol Locate(uint32_t offset) const;
+  // The text of a 1-based line, without its newline.
+  std::string_view Line(uint32_t line) const;
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<uint32_t> line_starts_;
+};
+
+class SourceManager {
+ public:
+  FileId Add(std::string path, std::string text);
+  // Reads a file from disk; the error names the path and the reason.
+  absl::StatusOr<FileId> Load(const std::string& path);
+
+  const SourceFile& file(FileId id) const { return files_[id]; }
+  size_t size() const { return files_.size(); }
+
+ private:
+  std::vector<SourceFile> files_;
+};
+
+}  // namespace alea::lang
+
+#endif  // ALEA_LANG_SOURCE_H_
