@@ -16,8 +16,10 @@
 namespace alea::lang {
 
 namespace types {
-struct Type;  // lang/types.h
-}
+struct Type;    // lang/types.h
+struct Scheme;  // lang/types.h
+class TypeStore;
+}  // namespace types
 
 struct Expr;
 struct Pattern;
@@ -61,6 +63,9 @@ struct Pattern {
   std::vector<PatternPtr> elements;  // kTuple
 
   const types::Type* type = nullptr;  // filled by the type checker
+  // Filled by the type checker: a kVar bound by a `let` (local or top-level)
+  // gets its type scheme (polymorphic lets are specialized per use).
+  const types::Scheme* scheme = nullptr;
 };
 
 // ---- Expressions -----------------------------------------------------------
@@ -167,6 +172,25 @@ struct Expr {
   const types::Type* type = nullptr;
   NameKind name_kind = NameKind::kUnresolved;
   const FnDecl* fn = nullptr;  // kName of a user function
+
+  // Filled by the type checker: builtins, overloads, polymorphism, random states.
+  // The BuiltinId (lang/builtins.h) of an operator, index, slice, builtin call or
+  // builtin used as a value, when one overload fits whatever the enclosing
+  // function is specialized to; -1 otherwise: resolve it per specialization with
+  // ResolveOverload(name, argument types of `site_type`, argument names).
+  int builtin = -1;
+  // Operators, index, slice and builtin calls: `(argument types as written) ->
+  // result` (a sampler's implicit state is not among them); a builtin used as a
+  // value: its type.
+  const types::Type* site_type = nullptr;
+  // kName of a polymorphic fn or let: what the variables of its scheme
+  // (types::Scheme::vars, in order) are instantiated to here. (Builtins: see
+  // site_type.)
+  std::vector<const types::Type*> type_args;
+  const Pattern* binding = nullptr;  // kName of a local or top-level `let`: its kVar pattern
+  // A call that draws from the ambient random state: a sampler without its
+  // state, `rng()`, or a call of a `uses rng` function.
+  bool ambient_site = false;
 };
 
 // ---- Top level -------------------------------------------------------------
@@ -181,7 +205,8 @@ struct FnDecl {
   Span uses_rng_span;
   ExprPtr body;  // `= expr` or a block
 
-  const types::Type* type = nullptr;  // filled by the type checker (before generalization)
+  const types::Type* type = nullptr;      // filled by the type checker (before generalization)
+  const types::Scheme* scheme = nullptr;  // filled by the type checker
 };
 
 // `let pattern: T = value` at the top level (a constant).
@@ -203,6 +228,10 @@ struct Module {
   std::vector<Import> imports;
   std::vector<std::unique_ptr<FnDecl>> fns;
   std::vector<std::unique_ptr<TopLet>> lets;
+
+  // Filled by the type checker: owns every type and scheme the AST points at
+  // (shared by all modules of one program).
+  std::shared_ptr<types::TypeStore> types;
 };
 
 }  // namespace alea::lang

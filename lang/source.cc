@@ -43,13 +43,13 @@ FileId SourceManager::Add(std::string path, std::string text) {
 
 absl::StatusOr<FileId> SourceManager::Load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open `", path, "`: ", strerror(errno)));
+  if (!in) return absl::NotFoundError(strerror(errno));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read `", path, "`"));
+  if (in.bad()) return absl::DataLossError("read error");
   std::string text = std::move(buffer).str();
   if (text.size() >= UINT32_MAX) {
-    return absl::OutOfRangeError(absl::StrCat("`", path, "` is too large (4 GiB at most)"));
+    return absl::OutOfRangeError("the file is larger than 4 GiB");
   }
   return Add(path, std::move(text));
 }

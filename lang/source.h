@@ -50,7 +50,8 @@ class SourceFile {
 class SourceManager {
  public:
   FileId Add(std::string path, std::string text);
-  // Reads a file from disk; the error names the path and the reason.
+  // Reads a file from disk; the error's message is the reason alone
+  // ("No such file or directory"), for the caller to place.
   absl::StatusOr<FileId> Load(const std::string& path);
 
   const SourceFile& file(FileId id) const { return files_[id]; }

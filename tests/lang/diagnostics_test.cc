@@ -35,8 +35,9 @@ TEST(DiagnosticsTest, UnderlinesMultiByteSpansAndKeepsTabs) {
 TEST(DiagnosticsTest, ErrorWithoutSpanNamesTheTool) {
   SourceManager sources;
   Diagnostics diags;
-  diags.Report(DiagId::kCannotOpenFile, std::nullopt, "cannot open `x.alea`");
-  EXPECT_EQ(RenderAll(sources, diags), "alea: error: cannot open `x.alea`\n");
+  diags.Report(DiagId::kCannotOpenFile, std::nullopt, "x.alea", "No such file or directory");
+  EXPECT_EQ(RenderAll(sources, diags),
+            "alea: error: cannot open `x.alea`: No such file or directory\n");
 }
 
 TEST(DiagnosticsTest, RenderAllStopsAfterTheLimit) {

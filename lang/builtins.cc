@@ -1,0 +1,433 @@
+#include "lang/builtins.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace alea::lang {
+namespace {
+
+using types::Kind;
+using types::Type;
+
+struct RawEntry {
+  BuiltinId id;
+  const char* name;
+  const char* signature;
+  uint32_t flags;
+};
+
+constexpr RawEntry kRaw[] = {
+#define ALEA_BUILTIN(id, name, signature, flags) {BuiltinId::id, name, signature, flags},
+#include "lang/builtins.def"
+#undef ALEA_BUILTIN
+};
+
+// A tiny recursive-descent parser for the signatures in builtins.def. The
+// table is ours, so a malformed signature is a programming error: it aborts
+// at start-up of the first type check, and the unit tests parse every line.
+class SigParser {
+ public:
+  SigParser(std::string_view text, types::TypeStore& store) : text_(text), store_(store) {}
+
+  void Parse(Builtin& b) {
+    Skip();
+    if (Peek() == '(' && LooksLikeParams()) {
+      b.is_function = true;
+      Expect('(');
+      while (!Consume(')')) {
+        BuiltinParam p;
+        if (Consume('*')) p.keyword_only = true;
+        size_t save = pos_;
+        std::string name = Ident();
+        if (!name.empty() && Consume(':')) {
+          p.name = name;
+        } else {
+          pos_ = save;
+        }
+        p.type = ParseType();
+        if (Consume('=')) {
+          p.optional = true;
+          p.default_text = Token();
+        }
+        b.params.push_back(std::move(p));
+        if (!Consume(',')) {
+          Expect(')');
+          break;
+        }
+      }
+      ExpectArrow();
+      b.result = ParseType();
+    } else {
+      b.result = ParseType();
+    }
+    Skip();
+    if (pos_ != text_.size()) Die();
+    auto it = vars_.find("a");
+    b.var_a = it == vars_.end() ? nullptr : it->second;
+    for (const BuiltinParam& p : b.params) b.required += p.optional ? 0 : 1;
+  }
+
+ private:
+  // `(x: T) -> R` versus a parenthesized type or tuple value: a value
+  // signature never has a top-level arrow.
+  bool LooksLikeParams() const { return text_.find("->") != std::string_view::npos; }
+
+  Type* ParseType() {
+    Skip();
+    if (Consume('[')) {
+      Type* element = ParseType();
+      Expect(']');
+      return store_.Array(element);
+    }
+    if (Consume('(')) {
+      std::vector<Type*> items;
+      while (!Consume(')')) {
+        items.push_back(ParseType());
+        if (!Consume(',')) {
+          Expect(')');
+          break;
+        }
+      }
+      Skip();
+      if (text_.substr(pos_, 2) == "->") {
+        ExpectArrow();
+        return store_.Function(std::move(items), ParseType());
+      }
+      if (items.size() == 1) return items[0];
+      return store_.Tuple(std::move(items));
+    }
+    std::string name = Ident();
+    if (name == "Int") return store_.Prim(Kind::kInt);
+    if (name == "Float") return store_.Prim(Kind::kFloat);
+    if (name == "Bool") return store_.Prim(Kind::kBool);
+    if (name == "Str") return store_.Prim(Kind::kStr);
+    if (name == "RandState") return store_.Prim(Kind::kRandState);
+    if (name == "Tensor" || name == "DType") {
+      Expect('(');
+      Type* d = ParseDType();
+      Expect(')');
+      return name == "Tensor" ? store_.Tensor(d) : store_.DTypeOf(d);
+    }
+    if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) Die();
+    return VarNamed(name);
+  }
+
+  Type* ParseDType() {
+    std::string name = Ident();
+    if (name == "f32") return store_.DTypeConst(types::DType::kF32);
+    if (name == "i32") return store_.DTypeConst(types::DType::kI32);
+    if (name == "u32") return store_.DTypeConst(types::DType::kU32);
+    if (name == "bool") return store_.DTypeConst(types::DType::kBool);
+    if (name.empty()) Die();
+    Type* v = VarNamed(name);
+    if (v->dtype_mask == 0) v->dtype_mask = types::kAnyDType;
+    return v;
+  }
+
+  Type* VarNamed(const std::string& name) {
+    auto it = vars_.find(name);
+    if (it != vars_.end()) return it->second;
+    uint8_t mask = name[0] == 'n' ? types::kNumericDType : name[0] == 'd' ? types::kAnyDType : 0;
+    Type* v = store_.Var(0, {}, mask);
+    v->generic = true;
+    vars_[name] = v;
+    return v;
+  }
+
+  std::string Ident() {
+    Skip();
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      ++pos_;
+    }
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
+  // A default value: everything up to `,` or `)`.
+  std::string Token() {
+    Skip();
+    size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ')') ++pos_;
+    size_t end = pos_;
+    while (end > start && text_[end - 1] == ' ') --end;
+    if (end == start) Die();
+    return std::string(text_.substr(start, end - start));
+  }
+
+  void Skip() {
+    while (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
+  }
+  char Peek() {
+    Skip();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+  bool Consume(char c) {
+    if (Peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  void Expect(char c) {
+    if (!Consume(c)) Die();
+  }
+  void ExpectArrow() {
+    Skip();
+    if (text_.substr(pos_, 2) != "->") Die();
+    pos_ += 2;
+  }
+  [[noreturn]] void Die() { std::abort(); }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  types::TypeStore& store_;
+  absl::flat_hash_map<std::string, Type*> vars_;
+};
+
+struct Table {
+  types::TypeStore store;
+  std::vector<Builtin> builtins;
+  absl::flat_hash_map<std::string_view, std::vector<BuiltinId>> by_name;
+  std::vector<std::string_view> names;
+
+  Table() {
+    builtins.reserve(kBuiltinCount);
+    for (const RawEntry& raw : kRaw) {
+      Builtin b;
+      b.id = raw.id;
+      b.name = raw.name;
+      b.signature = raw.signature;
+      b.flags = raw.flags;
+      SigParser(raw.signature, store).Parse(b);
+      builtins.push_back(std::move(b));
+      std::vector<BuiltinId>& overloads = by_name[raw.name];
+      if (overloads.empty() &&
+          (std::isalpha(static_cast<unsigned char>(raw.name[0])) || raw.name[0] == '_')) {
+        names.push_back(raw.name);
+      }
+      overloads.push_back(raw.id);
+    }
+  }
+};
+
+// Built on first use, not at start-up (DESIGN.md: no static initializers on
+// the start-up path); immutable afterwards, so threads may share it.
+const Table& GetTable() {
+  static const Table* table = new Table();
+  return *table;
+}
+
+Tri All(const std::vector<Type*>& items, Tri (*pred)(const Type*)) {
+  Tri out = Tri::kYes;
+  for (const Type* item : items) {
+    Tri t = pred(item);
+    if (t == Tri::kNo) return Tri::kNo;
+    if (t == Tri::kUnknown) out = Tri::kUnknown;
+  }
+  return out;
+}
+
+Type* DTypeDefault(const std::string& text, types::TypeStore& store) {
+  if (text == "f32") return store.DTypeOf(store.DTypeConst(types::DType::kF32));
+  if (text == "i32") return store.DTypeOf(store.DTypeConst(types::DType::kI32));
+  if (text == "u32") return store.DTypeOf(store.DTypeConst(types::DType::kU32));
+  if (text == "bool") return store.DTypeOf(store.DTypeConst(types::DType::kBool));
+  return nullptr;
+}
+
+// `tensor(data)`: the scalar under any number of array levels picks the dtype.
+Tri TensorDataDType(const Type* data, types::DType* dtype) {
+  data = types::Resolve(data);
+  for (int depth = 0; data->kind == Kind::kArray && depth < types::kMaxTypeDepth; ++depth) {
+    data = types::Resolve(data->args[0]);
+  }
+  switch (data->kind) {
+    case Kind::kInt:
+      *dtype = types::DType::kI32;
+      return Tri::kYes;
+    case Kind::kFloat:
+      *dtype = types::DType::kF32;
+      return Tri::kYes;
+    case Kind::kBool:
+      *dtype = types::DType::kBool;
+      return Tri::kYes;
+    case Kind::kVar:
+    case Kind::kError:
+      return Tri::kUnknown;
+    default:
+      return Tri::kNo;
+  }
+}
+
+}  // namespace
+
+const Builtin& GetBuiltin(BuiltinId id) { return GetTable().builtins[static_cast<size_t>(id)]; }
+
+absl::Span<const BuiltinId> BuiltinOverloads(std::string_view name) {
+  const Table& table = GetTable();
+  auto it = table.by_name.find(name);
+  if (it == table.by_name.end()) return {};
+  return it->second;
+}
+
+const std::vector<std::string_view>& BuiltinNames() { return GetTable().names; }
+
+std::string DescribeBuiltin(const Builtin& builtin) { return std::string(builtin.signature); }
+
+ArgMapError MapArguments(const Builtin& builtin, absl::Span<const std::string> arg_names, int skip,
+                         ArgMapping* mapping, std::string* detail) {
+  const int n_params = static_cast<int>(builtin.params.size());
+  mapping->param_of_arg.assign(arg_names.size(), -1);
+  mapping->arg_of_param.assign(n_params, -1);
+  int next_positional = skip;
+  bool seen_named = false;
+  for (size_t i = 0; i < arg_names.size(); ++i) {
+    int p = -1;
+    if (arg_names[i].empty()) {
+      if (seen_named) return ArgMapError::kPositionalAfterNamed;
+      p = next_positional++;
+      if (p >= n_params) return ArgMapError::kTooMany;
+      if (builtin.params[p].keyword_only) {
+        *detail = builtin.params[p].name;
+        return ArgMapError::kKeywordOnly;
+      }
+    } else {
+      seen_named = true;
+      for (int q = skip; q < n_params; ++q) {
+        if (builtin.params[q].name == arg_names[i]) p = q;
+      }
+      if (p < 0) {
+        *detail = arg_names[i];
+        return ArgMapError::kUnknownName;
+      }
+      if (mapping->arg_of_param[p] >= 0) {
+        *detail = arg_names[i];
+        return ArgMapError::kDuplicate;
+      }
+    }
+    mapping->param_of_arg[i] = p;
+    mapping->arg_of_param[p] = static_cast<int>(i);
+  }
+  for (int p = skip; p < n_params; ++p) {
+    if (mapping->arg_of_param[p] < 0 && !builtin.params[p].optional) {
+      *detail = builtin.params[p].name;
+      return ArgMapError::kTooFew;
+    }
+  }
+  return ArgMapError::kOk;
+}
+
+Tri AdmitsEquality(const Type* t) {
+  t = types::Resolve(t);
+  switch (t->kind) {
+    case Kind::kVar:
+      return Tri::kUnknown;
+    case Kind::kFunction:
+    case Kind::kRandState:
+    case Kind::kTensor:  // tensors compare elementwise, through their own overloads
+      return Tri::kNo;
+    case Kind::kTuple:
+    case Kind::kArray:
+      return All(t->args, &AdmitsEquality);
+    default:
+      return Tri::kYes;
+  }
+}
+
+Tri IsOrdered(const Type* t) {
+  t = types::Resolve(t);
+  switch (t->kind) {
+    case Kind::kVar:
+      return Tri::kUnknown;
+    case Kind::kInt:
+    case Kind::kFloat:
+    case Kind::kStr:
+    case Kind::kError:
+      return Tri::kYes;
+    case Kind::kTuple:
+      return All(t->args, &IsOrdered);
+    default:
+      return Tri::kNo;
+  }
+}
+
+Tri TryOverload(const Builtin& builtin, absl::Span<Type* const> args,
+                absl::Span<const std::string> arg_names, int skip, Type* result,
+                types::TypeStore& store, int level, const types::Origin* origin,
+                types::Trail& trail) {
+  if (!builtin.is_function) return Tri::kNo;
+  ArgMapping mapping;
+  std::string detail;
+  if (MapArguments(builtin, arg_names, skip, &mapping, &detail) != ArgMapError::kOk) {
+    return Tri::kNo;
+  }
+  absl::flat_hash_map<Type*, Type*> subst;
+  for (size_t i = 0; i < args.size(); ++i) {
+    Type* param =
+        store.Instantiate(builtin.params[mapping.param_of_arg[i]].type, subst, level, origin);
+    if (!types::Unify(param, args[i], &trail, nullptr)) return Tri::kNo;
+  }
+  for (size_t p = skip; p < builtin.params.size(); ++p) {
+    if (mapping.arg_of_param[p] >= 0) continue;
+    Type* dtype = DTypeDefault(builtin.params[p].default_text, store);
+    if (dtype == nullptr) continue;
+    Type* param = store.Instantiate(builtin.params[p].type, subst, level, origin);
+    if (!types::Unify(param, dtype, &trail, nullptr)) return Tri::kNo;
+  }
+  Type* res = store.Instantiate(builtin.result, subst, level, origin);
+  if (!types::Unify(res, result, &trail, nullptr)) return Tri::kNo;
+  Tri out = Tri::kYes;
+  if (builtin.var_a != nullptr) {
+    Type* a = store.Instantiate(builtin.var_a, subst, level, origin);
+    if ((builtin.flags & kBuiltinEq) != 0) out = AdmitsEquality(a);
+    if ((builtin.flags & kBuiltinOrd) != 0) out = IsOrdered(a);
+    if ((builtin.flags & kBuiltinTensorData) != 0) {
+      types::DType dtype;
+      out = TensorDataDType(a, &dtype);
+      if (out == Tri::kYes && !types::Unify(types::Resolve(res)->args[0],
+                                            store.DTypeConst(dtype, *origin), &trail, nullptr)) {
+        return Tri::kNo;
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<OverloadResolution> ResolveOverload(std::string_view name,
+                                                  absl::Span<const Type* const> args,
+                                                  absl::Span<const std::string> arg_names,
+                                                  types::TypeStore& store) {
+  std::vector<Type*> mutable_args;
+  for (const Type* a : args) mutable_args.push_back(const_cast<Type*>(a));
+  std::vector<std::string> names(arg_names.begin(), arg_names.end());
+  names.resize(args.size());
+  std::optional<OverloadResolution> found;
+  types::Origin origin;
+  for (BuiltinId id : BuiltinOverloads(name)) {
+    const Builtin& b = GetBuiltin(id);
+    types::Trail trail;
+    Type* result = store.Var(0);
+    Tri fits = TryOverload(b, mutable_args, names, 0, result, store, 0, &origin, trail);
+    if (fits == Tri::kNo) {
+      trail.Undo(0);
+      continue;
+    }
+    if (found.has_value()) {
+      trail.Undo(0);
+      return std::nullopt;
+    }
+    ArgMapping mapping;
+    std::string detail;
+    MapArguments(b, names, 0, &mapping, &detail);
+    found = OverloadResolution{id, types::Resolve(result), std::move(mapping)};
+    // The result may point at variables of `args`; keep those bindings out of
+    // the caller's types by undoing, after copying the result's shape.
+    found->result = store.Copy(result);
+    trail.Undo(0);
+  }
+  return found;
+}
+
+}  // namespace alea::lang

@@ -1,0 +1,135 @@
+// The type checker's internal state, shared by typecheck.cc (names, top
+// level, generalization), infer_expr.cc (expressions and patterns) and
+// overloads.cc (builtins, overload constraints, defaulting). Not a public
+// header: use lang/typecheck.h.
+#ifndef ALEA_LANG_CHECKER_H_
+#define ALEA_LANG_CHECKER_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "lang/ast.h"
+#include "lang/builtins.h"
+#include "lang/diagnostics.h"
+#include "lang/program.h"
+#include "lang/source.h"
+#include "lang/types.h"
+
+namespace alea::lang {
+
+// Levenshtein distance, for "did you mean" suggestions.
+int EditDistance(std::string_view a, std::string_view b);
+
+class Checker {
+ public:
+  Checker(Program& program, const SourceManager& sources, Diagnostics& diags);
+  bool Run();
+
+  // ---- Everything below is internal to the checker's .cc files. ----
+
+  // A top-level definition: a function, or one variable of a top-level let.
+  struct TopItem {
+    FnDecl* fn = nullptr;
+    TopLet* let = nullptr;
+    Pattern* var = nullptr;  // the let's kVar pattern (null for a let binding no name)
+    int module = 0;
+    types::Type* mono = nullptr;  // while its SCC is inferred
+    types::Scheme* scheme = nullptr;
+    bool in_progress = false;
+  };
+  struct Local {
+    std::string name;
+    types::Type* mono = nullptr;      // lambda/fn parameters, match bindings
+    types::Scheme* scheme = nullptr;  // let-bound (generalized)
+    Pattern* pattern = nullptr;
+  };
+
+  // typecheck.cc
+  void CollectTopLevel();
+  void CheckSccs();
+  void InferScc(const std::vector<int>& scc);
+  void CheckMain();
+  TopItem* LookupTop(const std::string& name);
+  // Quantifies the variables of `types` above the current level (and those
+  // connected to them through pending constraints) into one shared scheme
+  // per type; ambiguous constraints are defaulted.
+  std::vector<types::Scheme*> Generalize(const std::vector<types::Type*>& types);
+  types::Type* Instantiate(types::Scheme* scheme, Span span, std::vector<const types::Type*>* args);
+  types::Type* FromAnnotation(const TypeAnn& ann);
+  void SuggestName(Diagnostic& d, const std::string& name);
+
+  // Errors.
+  // Unifies and reports a mismatch at `span`.
+  bool Expect(types::Type* expected, types::Type* found, Span span);
+  void ReportUnifyFailure(Span span, types::Type* expected, types::Type* found,
+                          const types::UnifyFailure& failure);
+  void AddOriginNotes(Diagnostic& d, types::Printer& printer, const types::Type* t);
+
+  // infer_expr.cc
+  types::Type* Infer(Expr& e);
+  types::Type* InferName(Expr& e, bool callee);
+  types::Type* InferCall(Expr& e);
+  types::Type* InferBlock(Expr& e);
+  types::Type* InferLambda(Expr& e);
+  types::Type* InferMatch(Expr& e);
+  types::Type* InferWith(Expr& e);
+  // Binds the variables of `p` (monomorphically) to parts of `t`; `locals`
+  // receives them. `literals` allows int/bool patterns (match).
+  void BindPattern(Pattern& p, types::Type* t, bool literals, std::vector<Local>& out);
+  void InferLet(Stmt& stmt);
+  types::Type* ParamType(Param& param, const std::string& fallback_reason);
+
+  // overloads.cc
+  // A use of the overloaded `name` at `site` (a function type for a call).
+  types::Type* UseOverloaded(const std::string& name, Expr* expr, Span span,
+                             std::vector<types::Type*> args, std::vector<std::string> names,
+                             std::vector<uint8_t> literals, int skip);
+  types::Type* InferBuiltinCall(Expr& call, Expr& callee, absl::Span<const BuiltinId> overloads);
+  types::Type* BuiltinValue(Expr& e, absl::Span<const BuiltinId> overloads);
+  // Tries to resolve `c`; true when it is settled (resolved, or failed and reported).
+  bool TrySolve(types::Constraint& c, bool defaulting);
+  // Tries the pending constraints of levels >= min_level until none resolves.
+  void SolvePending(int min_level = 0);
+  void ReportNoOverload(const types::Constraint& c);
+  void ReportArgMapError(Span span, const Builtin& b, ArgMapError error, const std::string& detail,
+                         int given, int skip);
+  void DefaultConstraint(types::Constraint& c);
+  bool CheckSite(Expr& site, const std::string& what, bool is_rng_call, const FnDecl* fn);
+
+  // Helpers.
+  types::Type* Fresh(std::string reason, std::optional<Span> span);
+  types::Origin At(Span span, std::string reason) { return types::Origin{span, std::move(reason)}; }
+  std::string Text(Span span) const;
+  types::Type* Prim(types::Kind kind, Span span, std::string reason) {
+    return store_->Prim(kind, At(span, std::move(reason)));
+  }
+
+  Program& program_;
+  const SourceManager& sources_;
+  Diagnostics& diags_;
+  std::shared_ptr<types::TypeStore> store_holder_;
+  types::TypeStore* store_;
+  int level_ = 1;
+
+  std::vector<TopItem> items_;
+  // Per module: its visible top-level names (itself and direct imports).
+  std::vector<absl::flat_hash_map<std::string, int>> visible_;
+  int module_ = 0;  // the module being checked
+  std::vector<Local> locals_;
+  std::vector<types::Constraint> pending_;
+  // kName uses of items of the SCC being inferred: their type_args are the
+  // SCC's own variables, filled once it is generalized.
+  std::vector<Expr*> recursive_uses_;
+
+  // Ambient random contexts.
+  bool ambient_ = false;            // inside a `uses rng` body or a `with` block
+  bool lambda_in_ambient_ = false;  // inside a lambda inside such a context
+};
+
+}  // namespace alea::lang
+
+#endif  // ALEA_LANG_CHECKER_H_

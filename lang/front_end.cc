@@ -1,0 +1,23 @@
+#include "lang/front_end.h"
+
+#include "lang/loader.h"
+#include "lang/match_check.h"
+#include "lang/typecheck.h"
+
+namespace alea::lang {
+
+std::optional<Program> CheckProgram(const std::string& root_path, SourceManager& sources,
+                                    Diagnostics& diags) {
+  std::optional<Program> program = LoadProgram(root_path, sources, diags);
+  if (!program) return std::nullopt;
+  // The parser recovers and reports every syntax error it can; types are
+  // checked only on a program that parsed, so no type error is a phantom of
+  // a syntax error's guessed repair.
+  if (diags.has_errors()) return std::nullopt;
+  TypeCheck(*program, sources, diags);
+  for (const auto& module : program->modules) CheckMatches(*module, diags);
+  if (diags.has_errors()) return std::nullopt;
+  return program;
+}
+
+}  // namespace alea::lang

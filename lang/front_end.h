@@ -1,0 +1,23 @@
+// The front end in one call: load a program with its imports, parse, check
+// `match`es, infer and check types. `alea check`, `alea run` and the REPL
+// all go through here, so they report the same diagnostics.
+#ifndef ALEA_LANG_FRONT_END_H_
+#define ALEA_LANG_FRONT_END_H_
+
+#include <optional>
+#include <string>
+
+#include "lang/diagnostics.h"
+#include "lang/program.h"
+#include "lang/source.h"
+
+namespace alea::lang {
+
+// The checked program, or nullopt when any error was reported into `diags`
+// (warnings alone do not fail).
+std::optional<Program> CheckProgram(const std::string& root_path, SourceManager& sources,
+                                    Diagnostics& diags);
+
+}  // namespace alea::lang
+
+#endif  // ALEA_LANG_FRONT_END_H_

@@ -1,0 +1,477 @@
+#include "lang/parser.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "lang/lexer.h"
+#include "lang/parser_impl.h"
+
+namespace alea::lang {
+namespace internal {
+
+Parser::Parser(const SourceManager& sources, FileId file, Diagnostics& diags)
+    : sources_(sources), file_(file), diags_(diags), lexer_(sources, file, diags) {}
+
+// ---- Tokens -----------------------------------------------------------------
+
+const Token& Parser::Peek(size_t ahead) const {
+  size_t at = pos_ + ahead;
+  while (tokens_.size() <= at && (tokens_.empty() || tokens_.back().kind != TokenKind::kEof)) {
+    tokens_.push_back(lexer_.Next());
+  }
+  return at < tokens_.size() ? tokens_[at] : tokens_.back();
+}
+
+const Token& Parser::Advance() {
+  const Token& token = Cur();
+  if (token.kind != TokenKind::kEof) ++pos_;
+  if (token.unterminated) panic_ = true;  // the lexer has reported it
+  return token;
+}
+
+bool Parser::Eat(TokenKind kind) {
+  if (!At(kind)) return false;
+  Advance();
+  return true;
+}
+
+Span Parser::PrevSpan() const { return pos_ > 0 ? tokens_[pos_ - 1].span : Cur().span; }
+
+bool Parser::AtItemStart(bool with_let) const {
+  if (!Cur().at_line_start) return false;
+  return At(TokenKind::kFn) || At(TokenKind::kImport) || (with_let && At(TokenKind::kLet));
+}
+
+// ---- Errors -----------------------------------------------------------------
+
+std::string Parser::TextOf(Span span) const {
+  return std::string(sources_.file(file_).text().substr(span.begin, span.end - span.begin));
+}
+
+std::string Parser::Describe(const Token& token) const {
+  switch (token.kind) {
+    case TokenKind::kEof:
+      return "end of file";
+    case TokenKind::kStr:
+      return "string literal";
+    default: {
+      std::string text = TextOf(token.span);
+      if (text.size() > 24) return absl::StrCat("`", text.substr(0, 20), "...`");
+      return absl::StrCat("`", text, "`");
+    }
+  }
+}
+
+Diagnostic* Parser::ErrorExpected(std::string_view what) {
+  return Error(DiagId::kExpectedToken, Cur().span, std::string(what), Describe(Cur()));
+}
+
+bool Parser::Expect(TokenKind kind) {
+  if (Eat(kind)) return true;
+  ErrorExpected(Spelling(kind));
+  return false;
+}
+
+bool Parser::ExpectClose(TokenKind close, const Token& open) {
+  if (Eat(close)) return true;
+  ErrorInList(Spelling(close), open);
+  return false;
+}
+
+void Parser::ErrorInList(std::string_view what, const Token& open) {
+  Diagnostic* d = ErrorExpected(what);
+  // Only worth a note when the opener is not right next to the error.
+  if (d && (At(TokenKind::kEof) || Cur().span.begin - open.span.end > 40 || Cur().at_line_start)) {
+    d->Note(open.span, DiagId::kNoteUnclosed, TextOf(open.span));
+  }
+}
+
+namespace {
+
+bool IsOpener(TokenKind kind) {
+  return kind == TokenKind::kLParen || kind == TokenKind::kLBracket || kind == TokenKind::kLBrace;
+}
+bool IsCloser(TokenKind kind) {
+  return kind == TokenKind::kRParen || kind == TokenKind::kRBracket || kind == TokenKind::kRBrace;
+}
+
+}  // namespace
+
+void Parser::SkipToClose(TokenKind close) {
+  if (!panic_) return;
+  int depth = 0;
+  while (!At(TokenKind::kEof) && !AtItemStart(/*with_let=*/true)) {
+    TokenKind kind = Cur().kind;
+    if (depth == 0) {
+      if (kind == close) {
+        Advance();
+        panic_ = false;
+        return;
+      }
+      if (kind == TokenKind::kSemicolon || IsCloser(kind)) return;
+    }
+    if (IsOpener(kind)) ++depth;
+    if (IsCloser(kind)) --depth;
+    Advance();
+  }
+}
+
+void Parser::SyncStatement() {
+  if (!panic_ || bailed_) return;
+  if (!PrevIs(TokenKind::kSemicolon)) {
+    int depth = 0;
+    while (!At(TokenKind::kEof) && !AtItemStart(/*with_let=*/true)) {
+      TokenKind kind = Cur().kind;
+      if (depth == 0) {
+        if (kind == TokenKind::kSemicolon) {
+          Advance();
+          break;
+        }
+        if (kind == TokenKind::kRBrace) break;
+        // A missing `;` is the likeliest mistake: a line that starts like a
+        // statement probably is one.
+        if (Cur().at_line_start && (kind == TokenKind::kIdent || kind == TokenKind::kIf ||
+                                    kind == TokenKind::kMatch || kind == TokenKind::kWith)) {
+          break;
+        }
+      }
+      if (IsOpener(kind)) ++depth;
+      // A stray `)` or `]` at the statement's own level is skipped.
+      if (IsCloser(kind) && depth > 0) --depth;
+      Advance();
+    }
+  }
+  panic_ = false;
+}
+
+void Parser::SyncArm() {
+  if (!panic_ || bailed_) return;
+  int depth = 0;
+  while (!At(TokenKind::kEof) && !AtItemStart(/*with_let=*/true)) {
+    TokenKind kind = Cur().kind;
+    if (depth == 0) {
+      if (kind == TokenKind::kComma) {
+        Advance();
+        break;
+      }
+      if (kind == TokenKind::kRBrace) break;
+      // Arms usually sit one to a line.
+      if (Cur().at_line_start &&
+          (kind == TokenKind::kIdent || kind == TokenKind::kInt || kind == TokenKind::kUnderscore ||
+           kind == TokenKind::kMinus || kind == TokenKind::kTrue || kind == TokenKind::kFalse ||
+           kind == TokenKind::kLParen)) {
+        break;
+      }
+    }
+    if (IsOpener(kind)) ++depth;
+    if (IsCloser(kind) && depth > 0) --depth;
+    Advance();
+  }
+  panic_ = false;
+}
+
+void Parser::SyncItem() {
+  if (bailed_) return;
+  while (!At(TokenKind::kEof) && !AtItemStart(/*with_let=*/true)) Advance();
+  panic_ = false;
+}
+
+bool Parser::Deepen() {
+  ++depth_;
+  if (depth_ <= kMaxNesting) return true;
+  if (!bailed_) {
+    panic_ = false;
+    Complain(DiagId::kNestingTooDeep, Cur().span, kMaxNesting);
+    bailed_ = true;
+    // Ignore the rest, unlexed: it cannot be parsed sensibly.
+    Token eof;
+    eof.kind = TokenKind::kEof;
+    eof.span = Span{file_, Cur().span.begin, Cur().span.begin};
+    eof.at_line_start = true;
+    tokens_.push_back(std::move(eof));
+    pos_ = tokens_.size() - 1;
+  }
+  return false;
+}
+
+// ---- Items ------------------------------------------------------------------
+
+Module Parser::ParseModule() {
+  Module module;
+  module.file = file_;
+  while (!At(TokenKind::kEof)) {
+    if (panic_) {
+      SyncItem();
+      if (At(TokenKind::kEof)) break;
+    }
+    size_t before = pos_;
+    switch (Cur().kind) {
+      case TokenKind::kFn:
+        ParseFn(module);
+        break;
+      case TokenKind::kLet:
+        ParseTopLet(module);
+        break;
+      case TokenKind::kImport:
+        ParseImport(module);
+        break;
+      default:
+        Error(DiagId::kExpectedItem, Cur().span, Describe(Cur()));
+        break;
+    }
+    if (pos_ == before) Advance();  // every round makes progress
+  }
+  return module;
+}
+
+ExprPtr Parser::ParseWholeExpression() {
+  ExprPtr e = ParseExpr();
+  if (!At(TokenKind::kEof)) ErrorExpected("end of file");
+  return e;
+}
+
+void Parser::ParseImport(Module& module) {
+  Import import;
+  Span start = Advance().span;
+  if (At(TokenKind::kStr)) {
+    import.path_span = Cur().span;
+    import.path = Advance().text;
+  } else {
+    ErrorExpected("a file name in double quotes");
+  }
+  import.span = start.To(PrevSpan());
+  Eat(TokenKind::kSemicolon);
+  module.imports.push_back(std::move(import));
+}
+
+void Parser::ParseFn(Module& module) {
+  auto fn = std::make_unique<FnDecl>();
+  Span start = Advance().span;
+  if (At(TokenKind::kIdent)) {
+    fn->name_span = Cur().span;
+    fn->name = Advance().text;
+  } else {
+    ErrorExpected("a function name");
+    return;
+  }
+  if (At(TokenKind::kLParen)) {
+    ParseParams(fn->params, TokenKind::kRParen);
+  } else {
+    ErrorExpected(Spelling(TokenKind::kLParen));
+    return;
+  }
+  if (Eat(TokenKind::kArrow)) fn->result = ParseType();
+  if (At(TokenKind::kUses)) {
+    Span uses = Advance().span;
+    if (At(TokenKind::kIdent) && Cur().text == "rng") {
+      fn->uses_rng = true;
+      fn->uses_rng_span = uses.To(Advance().span);
+    } else {
+      Error(DiagId::kExpectedRng, Cur().span, Describe(Cur()));
+    }
+  }
+  if (Eat(TokenKind::kAssign)) {
+    fn->body = ParseExpr();
+  } else if (At(TokenKind::kLBrace)) {
+    fn->body = ParseBlock();
+  } else {
+    ErrorExpected(fn->result ? "`=` or `{`" : "`->`, `=` or `{`");
+    fn->body = Placeholder();
+  }
+  fn->span = start.To(PrevSpan());
+  Eat(TokenKind::kSemicolon);
+  module.fns.push_back(std::move(fn));
+}
+
+void Parser::ParseTopLet(Module& module) {
+  auto let = std::make_unique<TopLet>();
+  Span start = Advance().span;
+  let->pattern = ParsePattern(/*in_match=*/false);
+  if (Eat(TokenKind::kColon)) let->type = ParseType();
+  if (Expect(TokenKind::kAssign)) {
+    let->value = ParseExpr();
+  } else {
+    let->value = Placeholder();
+  }
+  let->span = start.To(PrevSpan());
+  Eat(TokenKind::kSemicolon);
+  module.lets.push_back(std::move(let));
+}
+
+// `(p: T, q, ...)` for functions, `|p: T, q|` for lambdas (the opener is current).
+void Parser::ParseParams(std::vector<Param>& params, TokenKind close) {
+  const Token& open = Advance();
+  while (!At(close) && !At(TokenKind::kEof)) {
+    Param param;
+    param.pattern = ParsePattern(/*in_match=*/false);
+    if (Eat(TokenKind::kColon)) param.type = ParseType();
+    params.push_back(std::move(param));
+    if (panic_) break;
+    if (Eat(TokenKind::kComma)) continue;
+    if (!At(close)) {
+      ErrorInList(absl::StrCat("`,` or ", Spelling(close)), open);
+      break;
+    }
+  }
+  if (panic_) {
+    SkipToClose(close);
+  } else {
+    ExpectClose(close, open);
+  }
+}
+
+// ---- Types ------------------------------------------------------------------
+
+TypeAnnPtr Parser::ParseType() {
+  auto type = std::make_unique<TypeAnn>();
+  type->kind = TypeAnn::Kind::kTuple;
+  type->span = Cur().span;
+  DepthGuard guard(this);
+  if (!guard.ok()) return type;
+  Span start = Cur().span;
+  switch (Cur().kind) {
+    case TokenKind::kIdent: {
+      type->kind = TypeAnn::Kind::kName;
+      type->name = Advance().text;
+      if (At(TokenKind::kLParen)) {
+        const Token& open = Advance();
+        while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
+          type->args.push_back(ParseType());
+          if (!Eat(TokenKind::kComma) && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
+        }
+        if (panic_) {
+          SkipToClose(TokenKind::kRParen);
+        } else {
+          ExpectClose(TokenKind::kRParen, open);
+        }
+      }
+      type->span = start.To(PrevSpan());
+      if (At(TokenKind::kArrow)) {
+        // `Int -> Int`: say how to write it, and read it as `(Int) -> Int`.
+        Complain(DiagId::kFunctionTypeParens, type->span, TextOf(type->span));
+        Advance();
+        auto fn = std::make_unique<TypeAnn>();
+        fn->kind = TypeAnn::Kind::kFunction;
+        fn->args.push_back(std::move(type));
+        fn->element = ParseType();
+        fn->span = start.To(PrevSpan());
+        return fn;
+      }
+      return type;
+    }
+    case TokenKind::kLParen: {
+      const Token& open = Advance();
+      bool trailing_comma = false;
+      while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
+        type->args.push_back(ParseType());
+        trailing_comma = Eat(TokenKind::kComma);
+        if (!trailing_comma && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
+      }
+      if (panic_) {
+        SkipToClose(TokenKind::kRParen);
+      } else {
+        ExpectClose(TokenKind::kRParen, open);
+      }
+      if (Eat(TokenKind::kArrow)) {
+        type->kind = TypeAnn::Kind::kFunction;
+        type->element = ParseType();
+      } else if (type->args.size() == 1) {
+        if (trailing_comma) {
+          Complain(DiagId::kOneTuple, start.To(PrevSpan()), TextOf(type->args[0]->span));
+        }
+        return std::move(type->args[0]);
+      }
+      type->span = start.To(PrevSpan());
+      return type;
+    }
+    case TokenKind::kLBracket: {
+      const Token& open = Advance();
+      type->kind = TypeAnn::Kind::kArray;
+      type->element = ParseType();
+      if (!panic_) ExpectClose(TokenKind::kRBracket, open);
+      type->span = start.To(PrevSpan());
+      return type;
+    }
+    default:
+      ErrorExpected("a type");
+      return type;
+  }
+}
+
+// ---- Patterns ---------------------------------------------------------------
+
+PatternPtr Parser::ParsePattern(bool in_match) {
+  auto pattern = std::make_unique<Pattern>();
+  pattern->kind = Pattern::Kind::kWildcard;
+  pattern->span = Cur().span;
+  DepthGuard guard(this);
+  if (!guard.ok()) return pattern;
+  Span start = Cur().span;
+  switch (Cur().kind) {
+    case TokenKind::kUnderscore:
+      Advance();
+      return pattern;
+    case TokenKind::kIdent:
+      pattern->kind = Pattern::Kind::kVar;
+      pattern->name = Advance().text;
+      return pattern;
+    case TokenKind::kInt:
+    case TokenKind::kMinus:
+      if (At(TokenKind::kMinus) && Peek(1).kind != TokenKind::kInt) break;
+      pattern->kind = Pattern::Kind::kInt;
+      if (Eat(TokenKind::kMinus)) {
+        // The magnitude is at most 2^63 - 1, so negating cannot overflow.
+        pattern->int_value = -Advance().int_value;
+      } else {
+        pattern->int_value = Advance().int_value;
+      }
+      pattern->span = start.To(PrevSpan());
+      if (!in_match) Complain(DiagId::kLiteralPattern, pattern->span, TextOf(pattern->span));
+      return pattern;
+    case TokenKind::kTrue:
+    case TokenKind::kFalse:
+      pattern->kind = Pattern::Kind::kBool;
+      pattern->bool_value = Advance().kind == TokenKind::kTrue;
+      if (!in_match) Complain(DiagId::kLiteralPattern, pattern->span, TextOf(pattern->span));
+      return pattern;
+    case TokenKind::kLParen: {
+      const Token& open = Advance();
+      pattern->kind = Pattern::Kind::kTuple;
+      bool trailing_comma = false;
+      while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
+        pattern->elements.push_back(ParsePattern(in_match));
+        trailing_comma = Eat(TokenKind::kComma);
+        if (!trailing_comma && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
+      }
+      if (panic_) {
+        SkipToClose(TokenKind::kRParen);
+      } else {
+        ExpectClose(TokenKind::kRParen, open);
+      }
+      if (pattern->elements.size() == 1) {
+        if (trailing_comma) {
+          Complain(DiagId::kOneTuple, start.To(PrevSpan()), TextOf(pattern->elements[0]->span));
+        }
+        return std::move(pattern->elements[0]);
+      }
+      pattern->span = start.To(PrevSpan());
+      return pattern;
+    }
+    default:
+      break;
+  }
+  ErrorExpected("a pattern");
+  return pattern;
+}
+
+}  // namespace internal
+
+Module Parse(const SourceManager& sources, FileId file, Diagnostics& diags) {
+  return internal::Parser(sources, file, diags).ParseModule();
+}
+
+ExprPtr ParseExpression(const SourceManager& sources, FileId file, Diagnostics& diags) {
+  return internal::Parser(sources, file, diags).ParseWholeExpression();
+}
+
+}  // namespace alea::lang

@@ -1,0 +1,31 @@
+// Small helpers shared by the subcommands of `alea`: the exit codes and the
+// option scanning that every subcommand does the same way.
+#ifndef ALEA_REPL_COMMAND_LINE_H_
+#define ALEA_REPL_COMMAND_LINE_H_
+
+#include <string>
+#include <vector>
+
+namespace alea::repl {
+
+// Exit statuses of every subcommand (issue "Foundation").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitProgramError = 1;  // diagnostics: the program is wrong
+inline constexpr int kExitUsage = 2;         // the command line is wrong
+
+struct Subcommand {
+  const char* name;
+  const char* summary;                               // one line for `alea --help`
+  const char* help;                                  // the whole text of `alea NAME --help`
+  int (*run)(const std::vector<std::string>& args);  // args after the subcommand's name
+};
+
+// Prints "alea: error: MESSAGE" and a pointer to --help on stderr; returns kExitUsage.
+int UsageError(const std::string& command, const std::string& message);
+
+// True when args hold -h or --help before any `--`.
+bool WantsHelp(const std::vector<std::string>& args);
+
+}  // namespace alea::repl
+
+#endif  // ALEA_REPL_COMMAND_LINE_H_
