@@ -217,15 +217,16 @@ TEST(TypeCheckTest, NamedArguments) {
   EXPECT_EQ(TypeOf("uniform(key(0), [4], lo: 2.0, hi: 4.0)"), "Tensor(f32)");
   EXPECT_EQ(TypeOf("uniform(key(0), [4], 2.0, 4.0)"), "Tensor(f32)");
   EXPECT_EQ(ErrorsOf("fn main() = print(sum(ones([2]), axes: 0))"),
-            "t.alea:1:19: error: `sum` has no parameter named `axes`\n"
+            "t.alea:1:34: error: `sum` has no parameter named `axes`\n"
             "    1 | fn main() = print(sum(ones([2]), axes: 0))\n"
-            "      |                   ^~~~~~~~~~~~~~~~~~~~~~~\n"
-            "help: its parameters are `x`, `axis`\n");
+            "      |                                  ^~~~\n"
+            "help: its parameters are `x`, `axis`\n"
+            "help: did you mean `axis`?\n");
   EXPECT_NE(ErrorsOf("fn f(a: Int) = a\nfn main() = print(f(a: 1))")
                 .find("error: `f` takes positional arguments only, not `a:`"),
             std::string::npos);
   EXPECT_NE(ErrorsOf("fn main() = print(uniform(key(0), [2], lo: 1.0, lo: 2.0))")
-                .find("error: argument `lo` is given twice"),
+                .find("t.alea:1:49: error: argument `lo` is given twice"),
             std::string::npos);
   EXPECT_NE(ErrorsOf("fn main() = print(uniform(key(0)))")
                 .find("error: missing argument `shape` of `uniform`"),
