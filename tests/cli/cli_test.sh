@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The `alea` command line itself: help, usage errors and exit statuses.
+set -u
+alea=$1
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# matches PATTERN FILE: an extended regex found in FILE; the empty pattern
+# means FILE must be empty.
+matches() {
+  if [[ -z $1 ]]; then [[ ! -s $2 ]]; else grep -qE -- "$1" "$2"; fi
+}
+
+# expect STATUS STDOUT_PATTERN STDERR_PATTERN -- ARGS...
+expect() {
+  local status=$1 out_pattern=$2 err_pattern=$3
+  shift 4
+  "$alea" "$@" >"$tmp/out" 2>"$tmp/err"
+  local actual=$?
+  if [[ $actual -ne $status ]] || ! matches "$out_pattern" "$tmp/out" ||
+     ! matches "$err_pattern" "$tmp/err"; then
+    echo "FAIL: alea $* -> exit $actual (expected $status)"
+    echo "  stdout: $(head -c 300 "$tmp/out")"
+    echo "  stderr: $(head -c 300 "$tmp/err")"
+    failures=$((failures + 1))
+  fi
+}
+
+printf 'fn main() = print(1)\n' >"$tmp/ok.alea"
+printf 'fn main() = print(1 + "a")\n' >"$tmp/bad.alea"
+
+expect 0 '^usage: alea <command>' '' -- --help
+expect 0 '^usage: alea <command>' '' -- -h
+expect 0 '^alea [0-9]+\.[0-9]+\.[0-9]+$' '' -- --version
+expect 2 '^usage: alea <command>' '' --
+expect 0 '^usage: alea check' '' -- check --help
+expect 2 '' 'alea: error: unknown command `frobnicate`' -- frobnicate
+expect 2 '' 'alea: error: unknown option `--frob`' -- --frob
+expect 2 '' 'alea: error: missing FILE' -- check
+expect 2 '' 'alea: error: unknown option `--strict`' -- check --strict "$tmp/ok.alea"
+expect 2 '' 'more than one FILE' -- check "$tmp/ok.alea" "$tmp/ok.alea"
+expect 0 '' '' -- check "$tmp/ok.alea"
+expect 1 '' 'bad.alea:1:19: error: no `\+` for `Int` and `Str`' -- check "$tmp/bad.alea"
+expect 1 '' 'alea: error: cannot open `.*/missing.alea`: No such file or directory' \
+  -- check "$tmp/missing.alea"
+expect 1 '' 'cannot open `.*`: it is a directory' -- check "$tmp"
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures command-line checks failed"
+  exit 1
+fi
+echo "all command-line checks passed"
