@@ -1,5 +1,6 @@
 // Builtin calls, overload constraints (resolution, errors, defaulting) and
 // the sites of ambient random contexts.
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -148,7 +149,12 @@ bool Checker::TrySolve(types::Constraint& c, bool defaulting) {
   }
   uint64_t shape = ShapeOf(site);
   if (!defaulting && c.chosen < 0 && shape == c.tried_shape) return false;
-  std::vector<Candidate> viable = Viable(c, *store_, level_);
+  // A constraint is often solved late, when its binding generalizes and the
+  // checker is already back at the enclosing level: the signature's fresh
+  // variables must still belong to the constraint's own level, or unifying
+  // them would pull the binding's variables out and stop generalization.
+  int level = std::max(level_, c.level);
+  std::vector<Candidate> viable = Viable(c, *store_, level);
   if (viable.empty()) {
     ReportNoOverload(c);
     if (c.as_value) {
@@ -168,9 +174,9 @@ bool Checker::TrySolve(types::Constraint& c, bool defaulting) {
   types::Origin origin{c.span, absl::StrCat("the signature of `", Spelled(c.name), "`")};
   types::Trail trail;
   if (c.as_value) {
-    TryValue(b, c.site, *store_, level_, &origin, trail);
+    TryValue(b, c.site, *store_, level, &origin, trail);
   } else {
-    TryOverload(b, site->args, c.arg_names, c.skip, site->result, *store_, level_, &origin, trail);
+    TryOverload(b, site->args, c.arg_names, c.skip, site->result, *store_, level, &origin, trail);
   }
   c.chosen = static_cast<int>(viable[0].id);
   // The overload is settled even while its predicate waits (`==` on tuples

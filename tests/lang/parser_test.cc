@@ -600,8 +600,10 @@ TEST(ParserTest, NeverCrashesOrHangsOnGarbage) {
     auto p = ParseText(mutated);
     EXPECT_LE(p->diags.error_count(), 20) << mutated << p->errors;
   }
+  // A bound that catches a hang (an error-recovery loop that makes no
+  // progress), not slowness: sanitizer builds run this ten times slower.
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_LT(seconds, 2.0);
+  EXPECT_LT(seconds, 60.0);
 }
 
 }  // namespace

@@ -69,7 +69,6 @@ std::string ErrorsOf(const std::string& source) {
   return c->Errors();
 }
 
-// ALEA_TYPECHECK_FILE=x.alea: prints the diagnostics of one file (no imports).
 TEST(TypeCheckTest, Literals) {
   EXPECT_EQ(TypeOf("1"), "Int");
   EXPECT_EQ(TypeOf("1.5"), "Float");
@@ -571,6 +570,32 @@ TEST(TypeCheckTest, ErrorsFollowSourceOrderWhereDependenciesAllow) {
 TEST(TypeCheckTest, DTypeVariablesPrintAsDTypes) {
   EXPECT_NE(ErrorsOf("fn main() = cast(ones([2]), \"i32\")")
                 .find("error: mismatched types: expected `DType(d)`, found `Str`"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace alea::lang
+
+namespace alea::lang {
+namespace {
+
+// A comparison whose Bool result is known early (an annotation, an `if`, a
+// predicate lambda) is settled late, at generalization; its operands must
+// stay generic all the same.
+TEST(TypeCheckTest, ComparisonsWithAKnownResultStayPolymorphic) {
+  for (const char* source : {
+           "fn f(x, y) -> Bool = x < y\n"
+           "fn main() { print(f(1, 2)); print(f(\"a\", \"b\")) }",
+           "fn bigger(a, b) = if a < b { b } else { a }\n"
+           "fn main() { print(bigger(1, 2)); print(bigger(1.5, 0.5)) }",
+           "fn below(xs, y) = filter(xs, |x| x < y)\n"
+           "fn main() { print(below([1], 1)); print(below([\"a\"], \"b\")) }",
+       }) {
+    auto c = Check(source);
+    EXPECT_TRUE(c->ok) << source << "\n" << c->Errors();
+  }
+  EXPECT_NE(ErrorsOf("fn f(x, y) -> Bool = x < y\nfn main() { print(f([1], [2])) }")
+                .find("error: `<` cannot order values of type `[Int]`"),
             std::string::npos);
 }
 
