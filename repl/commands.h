@@ -5,11 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "lang/source.h"
 #include "repl/command_line.h"
+#include "vm/bytecode.h"
 
 namespace alea::repl {
 
 int RunCheck(const std::vector<std::string>& args);
+int RunRun(const std::vector<std::string>& args);
+int RunDis(const std::vector<std::string>& args);
+
+// Loads, checks and compiles FILE, printing diagnostics on stderr; false on
+// any error (run_command.cc).
+bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module);
 
 // Every subcommand, in the order `alea --help` lists them.
 const std::vector<Subcommand>& Subcommands();

@@ -1,0 +1,335 @@
+// The driver: instances of functions and top-level lets are created on demand,
+// starting from `main` and the top-level lets, and compiled from a queue
+// until no new one appears (monomorphization). The init function computes
+// every top-level let instance in dependency order.
+#include "compiler/compiler.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/internal.h"
+#include "lang/ast_walk.h"
+
+namespace alea::compiler {
+
+namespace types = lang::types;
+using vm::Instr;
+using vm::Op;
+
+namespace {
+
+void VarsOf(const Pattern& p, std::vector<const Pattern*>& out) {
+  if (p.kind == Pattern::Kind::kVar) out.push_back(&p);
+  for (const lang::PatternPtr& element : p.elements) VarsOf(*element, out);
+}
+
+bool Polymorphic(const Pattern& p) {
+  return p.kind == Pattern::Kind::kVar && p.scheme != nullptr && !p.scheme->vars.empty();
+}
+
+}  // namespace
+
+std::string Quoted(const std::string& text) { return absl::StrCat("`", text, "`"); }
+
+ProgramCompiler::ProgramCompiler(const lang::Program& program, const lang::SourceManager& sources,
+                                 lang::Diagnostics& diags)
+    : program_(program), sources_(sources), diags_(diags) {}
+
+absl::StatusOr<vm::Module> Compile(const lang::Program& program, const lang::SourceManager& sources,
+                                   lang::Diagnostics& diags) {
+  ProgramCompiler compiler(program, sources, diags);
+  return compiler.Run();
+}
+
+absl::StatusOr<vm::Module> ProgramCompiler::Run() {
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    module_.files.push_back(sources_.file(static_cast<lang::FileId>(i)).path());
+  }
+  for (const auto& module : program_.modules) {
+    for (const auto& let : module->lets) {
+      if (!let->pattern) continue;
+      std::vector<const Pattern*> vars;
+      VarsOf(*let->pattern, vars);
+      for (const Pattern* v : vars) let_of_var_[v] = let.get();
+    }
+  }
+  if (!program_.modules.empty()) {
+    for (const auto& fn : program_.modules.back()->fns) {
+      if (fn->name != "main") continue;
+      size_t n = fn->scheme != nullptr ? fn->scheme->vars.size() : 0;
+      module_.main = FunctionInstance(fn.get(), std::vector<const Type*>(n, Unit()));
+      module_.main_takes_args = fn->params.size() == 1;
+    }
+  }
+  Drain();
+  CompileInit();
+  if (failed_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("compilation failed with ", diags_.error_count(), " errors"));
+  }
+  return std::move(module_);
+}
+
+int ProgramCompiler::NewFunctionSlot() {
+  if (module_.functions.size() >= 65535) {
+    Error(lang::DiagId::kFunctionTooLarge, std::nullopt, "the program",
+          "more than 65,535 functions after specialization");
+    return 0;
+  }
+  module_.functions.emplace_back();
+  return static_cast<int>(module_.functions.size()) - 1;
+}
+
+void ProgramCompiler::SetFunction(int index, vm::Function fn) {
+  module_.functions[index] = std::move(fn);
+}
+
+int ProgramCompiler::FunctionInstance(const lang::FnDecl* fn, std::vector<const Type*> type_args) {
+  std::string key = absl::StrCat(reinterpret_cast<uintptr_t>(fn), "|", KeyOf(type_args));
+  auto it = fn_instances_.find(key);
+  if (it != fn_instances_.end()) return it->second;
+  int index = NewFunctionSlot();
+  fn_instances_.emplace(key, index);
+  Subst subst;
+  if (fn->scheme != nullptr) {
+    for (size_t i = 0; i < fn->scheme->vars.size() && i < type_args.size(); ++i) {
+      subst[types::Resolve(fn->scheme->vars[i])] = type_args[i];
+    }
+  }
+  pending_.push_back(PendingFn{fn, std::move(subst), index, std::move(type_args)});
+  return index;
+}
+
+void ProgramCompiler::Drain() {
+  while (!pending_.empty() && !failed_) {
+    PendingFn job = std::move(pending_.front());
+    pending_.pop_front();
+    FunctionCompiler fc(*this, job.subst, job.fn->name);
+    if (!job.type_args.empty())
+      fc.fn_.specialization = absl::StrCat("[", KeyOf(job.type_args), "]");
+    if (job.fn->uses_rng) Unsupported("`uses rng`", job.fn->uses_rng_span);
+    fc.CompileFunction(job.fn->params, *job.fn->body, {});
+    SetFunction(job.index, fc.Finish());
+  }
+}
+
+int ProgramCompiler::GlobalInstance(const Pattern* var, std::vector<const Type*> type_args) {
+  std::string key = Polymorphic(*var) ? KeyOf(type_args) : "";
+  auto it = globals_.find(VarKey(var, key));
+  if (it != globals_.end()) return it->second;
+  Subst subst;
+  if (Polymorphic(*var)) {
+    for (size_t i = 0; i < var->scheme->vars.size() && i < type_args.size(); ++i) {
+      subst[types::Resolve(var->scheme->vars[i])] = type_args[i];
+    }
+  }
+  int index = static_cast<int>(module_.globals.size());
+  if (index >= 65535) {
+    Error(lang::DiagId::kFunctionTooLarge, std::nullopt, "the program",
+          "more than 65,535 top-level values after specialization");
+    return 0;
+  }
+  const Type* type = Concrete(var->type, subst);
+  module_.globals.push_back(vm::Global{var->name, TypeDescOf(type)});
+  globals_.emplace(VarKey(var, key), index);
+  auto let = let_of_var_.find(var);
+  if (let != let_of_var_.end()) {
+    std::vector<TopLetInstance>& instances = let_instances_[let->second];
+    bool known = false;
+    for (const TopLetInstance& inst : instances) known |= inst.key == key;
+    if (!known) instances.push_back(TopLetInstance{std::move(type_args), key});
+  }
+  return index;
+}
+
+std::vector<const lang::TopLet*> ProgramCompiler::TopLetOrder() {
+  // Which top-level lets each let reads, directly or through the functions
+  // it calls: those are computed first (the type checker rejected cycles).
+  auto deps_of = [&](const lang::TopLet& let) {
+    std::vector<const lang::TopLet*> deps;
+    absl::flat_hash_set<const lang::FnDecl*> seen_fns;
+    absl::flat_hash_set<const lang::TopLet*> seen_lets;
+    std::vector<const Expr*> work;
+    if (let.value) work.push_back(let.value.get());
+    while (!work.empty()) {
+      const Expr* e = work.back();
+      work.pop_back();
+      lang::WalkExpr(*e, [&](const Expr& use) {
+        if (use.kind != Expr::Kind::kName) return;
+        if (use.name_kind == lang::NameKind::kTopLet) {
+          auto it = let_of_var_.find(use.binding);
+          if (it != let_of_var_.end() && seen_lets.insert(it->second).second) {
+            deps.push_back(it->second);
+          }
+        } else if (use.name_kind == lang::NameKind::kFunction && use.fn != nullptr &&
+                   seen_fns.insert(use.fn).second && use.fn->body) {
+          work.push_back(use.fn->body.get());
+        }
+      });
+    }
+    return deps;
+  };
+  std::vector<const lang::TopLet*> order;
+  absl::flat_hash_map<const lang::TopLet*, int> state;  // 1: visiting, 2: done
+  std::vector<std::pair<const lang::TopLet*, std::vector<const lang::TopLet*>>> stack;
+  for (const auto& module : program_.modules) {
+    for (const auto& let : module->lets) {
+      if (state[let.get()] != 0) continue;
+      state[let.get()] = 1;
+      stack.emplace_back(let.get(), deps_of(*let));
+      while (!stack.empty()) {
+        auto& [current, deps] = stack.back();
+        if (deps.empty()) {
+          state[current] = 2;
+          order.push_back(current);
+          stack.pop_back();
+          continue;
+        }
+        const lang::TopLet* next = deps.front();
+        deps.erase(deps.begin());
+        if (state[next] != 0) continue;
+        state[next] = 1;
+        std::vector<const lang::TopLet*> next_deps = deps_of(*next);
+        stack.emplace_back(next, std::move(next_deps));
+      }
+    }
+  }
+  return order;
+}
+
+void ProgramCompiler::CompileInit() {
+  std::vector<const lang::TopLet*> order = TopLetOrder();
+  int index = -1;
+  for (int round = 0; round < 100 && !failed_; ++round) {
+    size_t known = globals_.size();
+    // Every let is computed, used or not (its effects and errors happen).
+    for (const lang::TopLet* let : order) {
+      if (!let->pattern || !let->value || !let_instances_[let].empty()) continue;
+      std::vector<const Pattern*> vars;
+      VarsOf(*let->pattern, vars);
+      if (vars.empty()) {
+        let_instances_[let].push_back(TopLetInstance{{}, ""});
+      }
+      for (const Pattern* v : vars) {
+        size_t n = Polymorphic(*v) ? v->scheme->vars.size() : 0;
+        GlobalInstance(v, std::vector<const Type*>(n, Unit()));
+      }
+    }
+    known = globals_.size();
+    if (index < 0) index = NewFunctionSlot();
+    FunctionCompiler init(*this, {}, "<init>");
+    for (const lang::TopLet* let : order) {
+      if (!let->pattern || !let->value) continue;
+      const Pattern& p = *let->pattern;
+      ComputeLastUses(*let->value, init.last_uses_);
+      std::vector<TopLetInstance> instances = let_instances_[let];
+      for (const TopLetInstance& inst : instances) {
+        Subst subst;
+        if (Polymorphic(p)) {
+          for (size_t i = 0; i < p.scheme->vars.size() && i < inst.type_args.size(); ++i) {
+            subst[types::Resolve(p.scheme->vars[i])] = inst.type_args[i];
+          }
+        }
+        init.subst_ = std::move(subst);
+        int mark = init.top();
+        const Type* type = init.T(let->value->type);
+        int r = init.Alloc(IsRef(type));
+        init.IntoReg(*let->value, r);
+        if (p.kind == Pattern::Kind::kVar) {
+          int g = GlobalInstance(&p, inst.type_args);
+          init.Emit(Instr::ABC(Op::STOREG, r, static_cast<uint16_t>(g), 0));
+        } else {
+          init.Destructure(p, r, type);
+          std::vector<const Pattern*> vars;
+          VarsOf(p, vars);
+          for (const Pattern* v : vars) {
+            int g = GlobalInstance(v, {});
+            init.Emit(
+                Instr::ABC(Op::STOREG, init.vars_[VarKey(v, "")], static_cast<uint16_t>(g), 0));
+          }
+          init.ReleaseRange(mark, init.top(), -1);
+        }
+        init.SetTop(mark);
+      }
+    }
+    int unit = init.Alloc(false);
+    init.LoadInt(unit, 0);
+    init.Emit(Instr::ABC(Op::RET, unit, 0, 0));
+    SetFunction(index, init.Finish());
+    module_.init = index;
+    Drain();
+    if (globals_.size() == known) return;
+  }
+}
+
+void ProgramCompiler::Unsupported(const std::string& what, Span at) {
+  diags_.Report(lang::DiagId::kNotSupportedYet, at, what);
+  failed_ = true;
+}
+
+void ProgramCompiler::Error(lang::DiagId id, std::optional<Span> at, const std::string& a0,
+                            const std::string& a1) {
+  diags_.Report(id, at, a0, a1);
+  failed_ = true;
+}
+
+uint16_t ProgramCompiler::Constant(uint64_t bits) {
+  auto it = constants_.find(bits);
+  if (it != constants_.end()) return it->second;
+  if (module_.constants.size() >= 65535) {
+    Error(lang::DiagId::kFunctionTooLarge, std::nullopt, "the program", "too many constants");
+    return 0;
+  }
+  uint16_t index = static_cast<uint16_t>(module_.constants.size());
+  module_.constants.push_back(bits);
+  constants_.emplace(bits, index);
+  return index;
+}
+
+uint16_t ProgramCompiler::String(const std::string& s) {
+  auto it = strings_.find(s);
+  if (it != strings_.end()) return it->second;
+  if (module_.strings.size() >= 65535) {
+    Error(lang::DiagId::kFunctionTooLarge, std::nullopt, "the program",
+          "too many string constants");
+    return 0;
+  }
+  uint16_t index = static_cast<uint16_t>(module_.strings.size());
+  module_.strings.push_back(s);
+  strings_.emplace(s, index);
+  return index;
+}
+
+uint16_t ProgramCompiler::Native(const std::string& name) {
+  auto it = natives_.find(name);
+  if (it != natives_.end()) return it->second;
+  uint16_t index = static_cast<uint16_t>(module_.natives.size());
+  module_.natives.push_back(name);
+  natives_.emplace(name, index);
+  return index;
+}
+
+int ProgramCompiler::BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at) {
+  std::string key = absl::StrCat(static_cast<int>(id), "|", Key(type));
+  auto it = wrappers_.find(key);
+  if (it != wrappers_.end()) return it->second;
+  int index = NewFunctionSlot();
+  wrappers_.emplace(key, index);
+  FunctionCompiler w(*this, {}, std::string(lang::GetBuiltin(id).name));
+  type = types::Resolve(type);
+  std::vector<bool> refs;
+  for (const Type* a : type->args) refs.push_back(IsRef(a));
+  int base = w.AllocWindow(refs);
+  w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  std::vector<int> regs;
+  for (size_t i = 0; i < refs.size(); ++i) regs.push_back(base + static_cast<int>(i));
+  int r = w.Alloc(IsRef(type->result));
+  if (!w.ApplyBuiltin(id, type, regs, r, at)) {
+    Unsupported(Quoted(std::string(lang::GetBuiltin(id).name)), at);
+  }
+  w.Return(r);
+  SetFunction(index, w.Finish());
+  return index;
+}
+
+}  // namespace alea::compiler

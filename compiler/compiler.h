@@ -1,0 +1,31 @@
+// The compiler: a checked program (lang::CheckProgram's output) in, a
+// vm::Module out. It monomorphizes (each polymorphic function, local or
+// top-level `let` is compiled once per distinct instantiation reached from
+// `main` and the top-level lets), resolves every overload per specialization,
+// and lowers to the typed register bytecode of vm/opcodes.def with reference
+// maps, last-use moves, proper tail calls and a line table.
+//
+// Tensors and random states have later issues of their own: a reachable use
+// of one is reported as "`normal` is not supported by `alea run` yet".
+#ifndef ALEA_COMPILER_COMPILER_H_
+#define ALEA_COMPILER_COMPILER_H_
+
+#include "absl/status/statusor.h"
+#include "lang/diagnostics.h"
+#include "lang/program.h"
+#include "lang/source.h"
+#include "vm/bytecode.h"
+
+namespace alea::compiler {
+
+// Compiles `program`. Errors (unsupported features, limits such as the
+// 65,535 registers of a function) are reported into `diags` and make the
+// result an error status whose message says how many there were. A program
+// whose root file has no `main` compiles with Module::main == -1 (`alea dis`
+// can still show it; `alea run` reports it).
+absl::StatusOr<vm::Module> Compile(const lang::Program& program, const lang::SourceManager& sources,
+                                   lang::Diagnostics& diags);
+
+}  // namespace alea::compiler
+
+#endif  // ALEA_COMPILER_COMPILER_H_

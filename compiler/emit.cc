@@ -1,0 +1,178 @@
+// Registers, instructions, labels and the line table of one function.
+//
+// Registers are allocated like a stack (params first, then locals and
+// temporaries), but each register index keeps one class for the whole
+// function, plain or reference, so Function::reference_registers holds at
+// every pc: an allocation skips an index of the other class.
+#include <bit>
+#include <cstring>
+
+#include "compiler/internal.h"
+
+namespace alea::compiler {
+
+FunctionCompiler::FunctionCompiler(ProgramCompiler& pc, Subst subst, std::string name)
+    : pc_(pc), subst_(std::move(subst)) {
+  fn_.name = std::move(name);
+}
+
+int FunctionCompiler::Alloc(bool ref) {
+  int8_t cls = ref ? 1 : 0;
+  for (;;) {
+    if (top_ >= kMaxRegisters) {
+      too_large_ = true;
+      top_ = 0;  // keep indexes in range; the function is reported and dropped
+    }
+    if (static_cast<size_t>(top_) >= classes_.size()) classes_.push_back(-1);
+    if (classes_[top_] == -1 || classes_[top_] == cls) {
+      classes_[top_] = cls;
+      return top_++;
+    }
+    ++top_;
+  }
+}
+
+int FunctionCompiler::AllocWindow(const std::vector<bool>& refs) {
+  for (int base = top_;; ++base) {
+    if (base + static_cast<int>(refs.size()) >= kMaxRegisters) {
+      too_large_ = true;
+      base = 0;
+      top_ = 0;
+    }
+    bool fits = true;
+    for (size_t k = 0; k < refs.size() && fits; ++k) {
+      size_t r = base + k;
+      if (r < classes_.size() && classes_[r] != -1 && classes_[r] != (refs[k] ? 1 : 0)) {
+        fits = false;
+      }
+    }
+    if (!fits) continue;
+    for (size_t k = 0; k < refs.size(); ++k) {
+      size_t r = base + k;
+      while (r >= classes_.size()) classes_.push_back(-1);
+      classes_[r] = refs[k] ? 1 : 0;
+    }
+    top_ = base + static_cast<int>(refs.size());
+    return base;
+  }
+}
+
+int FunctionCompiler::Emit(vm::Instr instr, std::optional<Span> at) {
+  int pc = static_cast<int>(fn_.code.size());
+  fn_.code.push_back(instr);
+  if (at) {
+    vm::SourceLocation loc = pc_.Locate(*at);
+    bool same = !fn_.lines.empty() && fn_.lines.back().location.file == loc.file &&
+                fn_.lines.back().location.line == loc.line &&
+                fn_.lines.back().location.column == loc.column &&
+                fn_.lines.back().location.length == loc.length;
+    if (!same) fn_.lines.push_back(vm::LineEntry{static_cast<uint32_t>(pc), loc});
+  }
+  return pc;
+}
+
+void FunctionCompiler::EmitJump(vm::Op op, int a, int b, Label& label, std::optional<Span> at) {
+  int pc = Emit(vm::Instr::ABC(op, static_cast<uint16_t>(a), static_cast<uint16_t>(b), 0), at);
+  label.patches.push_back(pc);
+}
+
+void FunctionCompiler::Bind(Label& label) {
+  label.pc = static_cast<int>(fn_.code.size());
+  for (int pc : label.patches) {
+    vm::Instr& in = fn_.code[pc];
+    int32_t offset = label.pc - (pc + 1);
+    switch (in.op) {
+      case vm::Op::JMP:
+      case vm::Op::JMPIF:
+      case vm::Op::JMPIFNOT:
+        in = vm::Instr::AsBx(in.op, in.a, offset);
+        break;
+      default:  // the fused compare-and-branch forms: a 16-bit offset
+        if (offset > INT16_MAX || offset < INT16_MIN) too_large_ = true;
+        in.c = static_cast<uint16_t>(static_cast<int16_t>(offset));
+        break;
+    }
+  }
+  label.patches.clear();
+}
+
+void FunctionCompiler::Release(int r) { Emit(vm::Instr::ABC(vm::Op::RELEASE, r, 0, 0)); }
+
+void FunctionCompiler::Move(int dst, int src, bool ref) {
+  if (dst == src) return;
+  Emit(vm::Instr::ABC(vm::Op::MOVE, dst, src, 0, ref ? 1 : 0));
+}
+
+void FunctionCompiler::LoadInt(int dst, int64_t value) {
+  if (value >= INT32_MIN && value <= INT32_MAX) {
+    Emit(vm::Instr::AsBx(vm::Op::LOADI, dst, static_cast<int32_t>(value)));
+  } else {
+    Emit(vm::Instr::ABC(vm::Op::LOADK, dst, pc_.Constant(static_cast<uint64_t>(value)), 0));
+  }
+}
+
+void FunctionCompiler::LoadFloat(int dst, double value) {
+  Emit(vm::Instr::ABC(vm::Op::LOADK, dst, pc_.Constant(std::bit_cast<uint64_t>(value)), 0));
+}
+
+void FunctionCompiler::ReleaseAllExcept(std::initializer_list<int> keep) {
+  for (int r = 0; r < top_; ++r) {
+    if (classes_[r] != 1) continue;
+    bool kept = false;
+    for (int k : keep) kept |= k == r;
+    if (!kept) Release(r);
+  }
+}
+
+void FunctionCompiler::ReleaseRange(int from, int to, int except) {
+  for (int r = from; r < to; ++r) {
+    if (classes_[r] == 1 && r != except) Release(r);
+  }
+}
+
+int FunctionCompiler::FixResult(int window, const Type* result_type) {
+  bool ref = Ref(result_type);
+  if ((classes_[window] == 1) == ref) return window;
+  int r = Alloc(ref);
+  Move(r, window, ref);
+  // A plain value left in a reference register would be released by error
+  // unwinding: make it null.
+  if (classes_[window] == 1) LoadInt(window, 0);
+  return r;
+}
+
+void FunctionCompiler::Return(int reg) {
+  ReleaseAllExcept({reg});
+  Emit(vm::Instr::ABC(vm::Op::RET, reg, 0, 0));
+}
+
+vm::Function FunctionCompiler::Finish() {
+  if (too_large_) {
+    pc_.Error(lang::DiagId::kFunctionTooLarge, std::nullopt, fn_.name,
+              "more than 65,535 registers or a branch over 32,767 instructions");
+  }
+  fn_.num_registers = static_cast<uint16_t>(classes_.size());
+  fn_.reference_registers.clear();
+  for (size_t r = 0; r < classes_.size(); ++r) {
+    if (classes_[r] == 1) fn_.reference_registers.push_back(static_cast<uint16_t>(r));
+  }
+  return std::move(fn_);
+}
+
+vm::SourceLocation ProgramCompiler::Locate(Span span) {
+  vm::SourceLocation loc;
+  if (span.file >= sources_.size()) return loc;
+  const lang::SourceFile& file = sources_.file(span.file);
+  lang::LineCol at = file.Locate(span.begin);
+  loc.file = span.file;
+  loc.line = at.line;
+  loc.column = at.column;
+  std::string_view line = file.Line(at.line);
+  uint32_t line_end = static_cast<uint32_t>(line.size()) + 1;  // a column past the text
+  uint32_t end_column = at.column + (span.end > span.begin ? span.end - span.begin : 1);
+  if (end_column > line_end) end_column = std::max(line_end, at.column + 1);
+  loc.length = end_column - at.column;
+  return loc;
+}
+
+}  // namespace alea::compiler

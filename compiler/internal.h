@@ -1,0 +1,247 @@
+// Internal to compiler/: the program-wide state of one compilation
+// (instances, constant pools, the work queue) and the per-function lowering
+// state (registers, labels, variables). Split over several .cc files:
+//   compiler.cc      driver: main, instance queue, the init function
+//   types.cc         substitution of type variables, TypeDescs, register classes
+//   liveness.cc      last uses of variables, free variables of lambdas
+//   emit.cc          registers, labels, instructions, the line table
+//   lower_expr.cc    expressions, blocks, `if`, lambdas, variables
+//   lower_call.cc    calls, tail calls, builtins
+//   lower_match.cc   patterns: `match`, destructuring `let` and parameters
+#ifndef ALEA_COMPILER_INTERNAL_H_
+#define ALEA_COMPILER_INTERNAL_H_
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "lang/ast.h"
+#include "lang/builtins.h"
+#include "lang/diagnostics.h"
+#include "lang/program.h"
+#include "lang/source.h"
+#include "lang/types.h"
+#include "vm/bytecode.h"
+
+namespace alea::compiler {
+
+using lang::Expr;
+using lang::Pattern;
+using lang::Span;
+using lang::types::Type;
+
+// Generic type variable (resolved) -> concrete type.
+using Subst = absl::flat_hash_map<const Type*, const Type*>;
+
+// A variable: its binding pattern and, for a polymorphic `let`, the key of the
+// instantiation ("" when monomorphic).
+using VarKey = std::pair<const Pattern*, std::string>;
+
+inline constexpr int kMaxRegisters = 65535;
+
+// `text` in backquotes, for messages.
+std::string Quoted(const std::string& text);
+
+class ProgramCompiler;
+
+// Lowers one function body (a top-level function instance, a lambda, the init
+// function or a builtin wrapper) to a vm::Function.
+class FunctionCompiler {
+ public:
+  FunctionCompiler(ProgramCompiler& pc, Subst subst, std::string name);
+
+  // ---- Entry points (lower_expr.cc) ----
+  // A top-level function or lambda: parameters, captures, then the body in tail position.
+  // `captures`: each captured variable and whether it is a reference.
+  void CompileFunction(const std::vector<lang::Param>& params, const Expr& body,
+                       const std::vector<std::pair<VarKey, bool>>& captures);
+  vm::Function Finish();
+
+  // ---- Registers and emission (emit.cc) ----
+  struct Label {
+    std::vector<int> patches;  // pcs of jumps to it
+    int pc = -1;
+  };
+  int Alloc(bool ref);
+  // A window of contiguous registers with these classes, at or above the top.
+  int AllocWindow(const std::vector<bool>& refs);
+  int top() const { return top_; }
+  void SetTop(int top) { top_ = top; }
+  bool IsRefReg(int r) const { return classes_[r] == 1; }
+  int Emit(vm::Instr instr, std::optional<Span> at = std::nullopt);
+  void EmitJump(vm::Op op, int a, int b, Label& label, std::optional<Span> at = std::nullopt);
+  void Bind(Label& label);
+  void Release(int r);
+  void Move(int dst, int src, bool ref);  // moves (x = 1) when a reference
+  void LoadInt(int dst, int64_t value);
+  void LoadFloat(int dst, double value);
+  // Releases every reference register below the top except those in `keep`
+  // (before RET and tail calls: the frame's other references die).
+  void ReleaseAllExcept(std::initializer_list<int> keep);
+  void ReleaseRange(int from, int to, int except);
+  // A register moved out of a call window whose class differs from the result's.
+  int FixResult(int window, const Type* result_type);
+
+  // ---- Expressions (lower_expr.cc) ----
+  struct Dest {
+    bool tail = false;
+    int reg = -1;
+  };
+  struct Operand {
+    int reg;
+    bool owned;
+  };
+  void Into(const Expr& e, Dest dest);
+  void IntoReg(const Expr& e, int reg) { Into(e, Dest{false, reg}); }
+  void Tail(const Expr& e) { Into(e, Dest{true, -1}); }
+  Operand Eval(const Expr& e, bool borrow_ok);
+  void Free(const Operand& o);
+  void Return(int reg);
+  void Branch(const Expr& e, bool jump_if, Label& label);
+  // Where a value for `dest` is computed: its register, or a new one in tail position.
+  int Target(Dest dest, const Type* type);
+  void Done(Dest dest, int reg);  // in tail position: return it
+  void Block(const Expr& e, Dest dest);
+  void If(const Expr& e, Dest dest);
+  void Lambda(const Expr& e, int dst);
+  void Name(const Expr& e, int dst);
+  void LetStmt(const lang::Stmt& stmt, const std::vector<const Expr*>& rest);
+  // The register of a variable use, or -1 when it is not a local.
+  int VarReg(const Expr& e);
+  VarKey KeyOfUse(const Expr& e);
+  const Type* T(const Type* t);  // substituted
+  bool Ref(const Type* t);       // a reference register class
+
+  // ---- Calls and builtins (lower_call.cc) ----
+  void Call(const Expr& e, Dest dest);
+  void Binary(const Expr& e, Dest dest);
+  void Unary(const Expr& e, Dest dest);
+  void IndexExpr(const Expr& e, Dest dest);
+  // The builtin a site resolves to in this specialization; nullopt after an error.
+  std::optional<lang::BuiltinId> Resolve(const Expr& e, const std::string& name,
+                                         std::vector<int>* param_of_arg);
+  // A builtin applied to registers already evaluated (borrowed), into dst.
+  bool ApplyBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args, int dst,
+                    Span at);
+  void BuiltinValue(const Expr& e, int dst);
+  // Evaluates the arguments of a call into a new window starting at `base + skip`.
+  void ArgsInto(const std::vector<const Expr*>& args, int first);
+
+  // ---- Patterns (lower_match.cc) ----
+  // Binds the variables of an irrefutable pattern from the value in `src`
+  // (borrowed) into new registers.
+  void Destructure(const Pattern& p, int src, const Type* type);
+  void Match(const Expr& e, Dest dest);
+  void TestPattern(const Pattern& p, int src, const Type* type, Label& fail);
+  void BindPattern(const Pattern& p, int src, const Type* type);
+
+  ProgramCompiler& pc_;
+  Subst subst_;
+  vm::Function fn_;
+  std::vector<int8_t> classes_;  // per register: -1 unused, 0 plain, 1 reference
+  int top_ = 0;
+  absl::flat_hash_map<VarKey, int> vars_;
+  absl::flat_hash_set<const Expr*> last_uses_;
+  // Polymorphic local lets: the instance keys used in the rest of their scope.
+  std::optional<Span> last_line_;
+  bool too_large_ = false;
+};
+
+// State shared by every function of one compilation.
+class ProgramCompiler {
+ public:
+  ProgramCompiler(const lang::Program& program, const lang::SourceManager& sources,
+                  lang::Diagnostics& diags);
+  absl::StatusOr<vm::Module> Run();
+
+  // ---- Types (types.cc) ----
+  const Type* Concrete(const Type* t, const Subst& subst);
+  std::string Key(const Type* t);
+  std::string KeyOf(const std::vector<const Type*>& ts);
+  bool IsRef(const Type* t);
+  // The first unsupported part of a concrete type (`Tensor`, `RandState`), or "".
+  std::string UnsupportedPart(const Type* t);
+  uint32_t TypeDescOf(const Type* t);
+  const Type* Unit();
+  const Type* IntType();
+
+  // ---- Pools ----
+  uint16_t Constant(uint64_t bits);
+  uint16_t String(const std::string& s);
+  uint16_t Native(const std::string& name);
+
+  // ---- Instances ----
+  // The function index of `fn` instantiated with these concrete type arguments.
+  int FunctionInstance(const lang::FnDecl* fn, std::vector<const Type*> type_args);
+  // The global index of a top-level let variable at this instantiation.
+  int GlobalInstance(const Pattern* var, std::vector<const Type*> type_args);
+  int BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at);
+  int NewFunctionSlot();
+  void SetFunction(int index, vm::Function fn);
+
+  // ---- Errors ----
+  void Unsupported(const std::string& what, Span at);
+  void Error(lang::DiagId id, std::optional<Span> at, const std::string& a0,
+             const std::string& a1 = "");
+  bool failed() const { return failed_; }
+
+  vm::SourceLocation Locate(Span span);
+
+  const lang::Program& program_;
+  const lang::SourceManager& sources_;
+  lang::Diagnostics& diags_;
+  lang::types::TypeStore store_;
+  vm::Module module_;
+
+ private:
+  struct PendingFn {
+    const lang::FnDecl* fn;
+    Subst subst;
+    int index;
+    std::vector<const Type*> type_args;
+  };
+  struct TopLetInstance {
+    std::vector<const Type*> type_args;
+    std::string key;
+  };
+  void CompileInit();
+  void Drain();
+  std::vector<const lang::TopLet*> TopLetOrder();
+
+  bool failed_ = false;
+  const Type* unit_ = nullptr;
+  const Type* int_ = nullptr;
+  absl::flat_hash_map<std::string, int> fn_instances_;
+  std::deque<PendingFn> pending_;
+  absl::flat_hash_map<VarKey, int> globals_;
+  absl::flat_hash_map<const Pattern*, const lang::TopLet*> let_of_var_;
+  // Per top-level let: the instantiations its variables are used at.
+  absl::flat_hash_map<const lang::TopLet*, std::vector<TopLetInstance>> let_instances_;
+  absl::flat_hash_map<std::string, int> wrappers_;
+  absl::flat_hash_map<uint64_t, uint16_t> constants_;
+  absl::flat_hash_map<std::string, uint16_t> strings_;
+  absl::flat_hash_map<std::string, uint16_t> natives_;
+  absl::flat_hash_map<std::string, uint32_t> type_descs_;
+  absl::flat_hash_map<const Type*, std::string> key_cache_;
+};
+
+// ---- liveness.cc ----
+// The variable uses (kName Exprs) after which the variable is never read
+// again on any path through `body` (a function or lambda body, or a top-level
+// let's value): those may move the value instead of copying it.
+void ComputeLastUses(const Expr& body, absl::flat_hash_set<const Expr*>& out);
+// The local variable uses inside a lambda that refer to bindings outside it,
+// in source order (a binding may appear several times: callers deduplicate
+// per instance).
+std::vector<const Expr*> FreeVariables(const Expr& lambda);
+// Every use of `binding` inside `e` (for polymorphic local lets).
+void UsesOf(const Expr& e, const Pattern* binding, std::vector<const Expr*>& out);
+
+}  // namespace alea::compiler
+
+#endif  // ALEA_COMPILER_INTERNAL_H_

@@ -1,0 +1,424 @@
+// Calls (direct, closures, tail calls), operators and builtins. Every overload
+// is resolved in the specialization being compiled: Expr::builtin when the
+// type checker fixed it, else ResolveOverload on the substituted site type.
+#include "absl/strings/str_cat.h"
+#include "compiler/internal.h"
+
+namespace alea::compiler {
+
+namespace types = lang::types;
+using lang::BuiltinId;
+using vm::Instr;
+using vm::Op;
+
+namespace {
+
+// Whether `e` can be read in place (borrowed) while `later` is evaluated:
+// nothing in `later` may move it out of its register.
+bool SafeToBorrow(const Expr& e, std::initializer_list<const Expr*> later) {
+  if (e.kind != Expr::Kind::kName || e.name_kind != lang::NameKind::kLocal) return true;
+  for (const Expr* l : later) {
+    if (l == nullptr) continue;
+    std::vector<const Expr*> uses;
+    UsesOf(*l, e.binding, uses);
+    if (!uses.empty()) return false;
+  }
+  return true;
+}
+
+const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
+
+}  // namespace
+
+std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::string& name,
+                                                   std::vector<int>* param_of_arg) {
+  const Type* site = types::Resolve(T(e.site_type));
+  std::vector<const Type*> args(site->args.begin(), site->args.end());
+  std::vector<std::string> names(args.size());
+  for (size_t i = 0; i < e.args.size() && i < names.size(); ++i) names[i] = e.args[i].name;
+  std::optional<BuiltinId> id;
+  lang::ArgMapping mapping;
+  if (e.builtin >= 0) {
+    id = static_cast<BuiltinId>(e.builtin);
+    std::string detail;
+    lang::MapArguments(lang::GetBuiltin(*id), names, 0, &mapping, &detail);
+  } else if (auto r = lang::ResolveOverload(name, args, names, pc_.store_)) {
+    id = r->id;
+    mapping = std::move(r->mapping);
+  } else {
+    pc_.Unsupported(absl::StrCat(Quoted(name), " at ", Quoted(pc_.Key(site))), e.span);
+    return std::nullopt;
+  }
+  for (int a : mapping.arg_of_param) {
+    if (a < 0) {  // a default parameter: only the tensor builtins have them
+      pc_.Unsupported(Quoted(name), e.span);
+      return std::nullopt;
+    }
+  }
+  if (param_of_arg != nullptr) *param_of_arg = mapping.param_of_arg;
+  return id;
+}
+
+void FunctionCompiler::Call(const Expr& e, Dest dest) {
+  const Expr& callee = *e.lhs;
+  std::vector<const Expr*> args;
+  for (const lang::Arg& arg : e.args) args.push_back(arg.value.get());
+  if (e.ambient_site) {
+    pc_.Unsupported(callee.kind == Expr::Kind::kName ? Quoted(callee.name) : "`uses rng`", e.span);
+    return Into(e, dest);
+  }
+  bool direct = callee.kind == Expr::Kind::kName;
+  if (direct && callee.name_kind == lang::NameKind::kBuiltin) {
+    std::vector<int> param_of_arg;
+    std::optional<BuiltinId> id = Resolve(e, callee.name, &param_of_arg);
+    if (!id) return Into(e, dest);
+    int r = Target(dest, e.type);
+    int mark = top_;
+    std::vector<Operand> operands;
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool borrow = true;
+      for (size_t j = i + 1; j < args.size() && borrow; ++j) {
+        borrow = SafeToBorrow(*args[i], {args[j]});
+      }
+      operands.push_back(Eval(*args[i], borrow));
+    }
+    std::vector<int> regs(args.size());
+    for (size_t i = 0; i < args.size(); ++i) regs[param_of_arg[i]] = operands[i].reg;
+    if (!ApplyBuiltin(*id, T(e.site_type), regs, r, e.span)) {
+      pc_.Unsupported(Quoted(callee.name), callee.span);
+    }
+    for (size_t i = operands.size(); i-- > 0;) Free(operands[i]);
+    Done(dest, r);
+    SetTop(mark);
+    return;
+  }
+
+  std::vector<bool> refs;
+  for (const Expr* arg : args) refs.push_back(Ref(arg->type));
+  if (refs.empty()) refs.push_back(Ref(e.type));  // the result's register
+  int mark = top_;
+  if (direct && callee.name_kind == lang::NameKind::kFunction) {
+    if (callee.fn->uses_rng) pc_.Unsupported("`uses rng`", e.span);
+    std::vector<const Type*> type_args;
+    for (const Type* a : callee.type_args) type_args.push_back(T(a));
+    int f = pc_.FunctionInstance(callee.fn, std::move(type_args));
+    int base = AllocWindow(refs);
+    ArgsInto(args, base);
+    uint16_t n = static_cast<uint16_t>(args.size());
+    if (dest.tail) {
+      ReleaseRange(0, base, -1);
+      Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
+    } else {
+      Emit(Instr::ABC(Op::CALL, base, static_cast<uint16_t>(f), n), e.span);
+      int res = FixResult(base, e.type);
+      Move(dest.reg, res, Ref(e.type));
+    }
+    SetTop(mark);
+    return;
+  }
+
+  // A closure: any other callee expression, evaluated before the arguments.
+  uint16_t n = static_cast<uint16_t>(args.size());
+  if (dest.tail) {
+    int c = Alloc(true);
+    IntoReg(callee, c);
+    int base = AllocWindow(refs);
+    ArgsInto(args, base);
+    ReleaseRange(0, base, c);
+    Emit(Instr::ABC(Op::TAILCALLC, base, c, n), e.span);
+    SetTop(mark);
+    return;
+  }
+  bool borrow = true;
+  for (const Expr* arg : args) borrow = borrow && SafeToBorrow(callee, {arg});
+  Operand c = Eval(callee, borrow);
+  int base = AllocWindow(refs);
+  ArgsInto(args, base);
+  Emit(Instr::ABC(Op::CALLC, base, c.reg, n), e.span);
+  int res = FixResult(base, e.type);
+  Move(dest.reg, res, Ref(e.type));
+  Free(c);
+  SetTop(mark);
+}
+
+void FunctionCompiler::Binary(const Expr& e, Dest dest) {
+  if (e.binary_op == lang::BinaryOp::kAnd || e.binary_op == lang::BinaryOp::kOr) {
+    int r = Target(dest, e.type);
+    Label is_false, end;
+    Branch(e, false, is_false);
+    LoadInt(r, 1);
+    EmitJump(Op::JMP, 0, 0, end);
+    Bind(is_false);
+    LoadInt(r, 0);
+    Bind(end);
+    return Done(dest, r);
+  }
+  std::optional<BuiltinId> id = Resolve(e, lang::Spelling(e.binary_op), nullptr);
+  if (!id) return Into(e, dest);
+  int r = Target(dest, e.type);
+  int mark = top_;
+  // `x + k` and `x - k` with a small constant: one instruction.
+  if ((*id == BuiltinId::kAddInt || *id == BuiltinId::kSubInt) && e.rhs->kind == Expr::Kind::kInt) {
+    int64_t k = *id == BuiltinId::kAddInt ? e.rhs->int_value : -e.rhs->int_value;
+    if (k >= INT16_MIN && k <= INT16_MAX) {
+      Operand a = Eval(*e.lhs, true);
+      // x = 1: written `x - k` (so an overflow can be reported as a `-`).
+      Emit(Instr::ABC(Op::ADDK_I, r, a.reg, static_cast<uint16_t>(static_cast<int16_t>(k)),
+                      *id == BuiltinId::kSubInt ? 1 : 0),
+           e.span);
+      SetTop(mark);
+      return Done(dest, r);
+    }
+  }
+  Operand a = Eval(*e.lhs, SafeToBorrow(*e.lhs, {e.rhs.get()}));
+  Operand b = Eval(*e.rhs, true);
+  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg, b.reg}, r, e.span)) {
+    pc_.Unsupported(
+        absl::StrCat(Quoted(lang::Spelling(e.binary_op)), " on ", Quoted(pc_.Key(T(e.lhs->type)))),
+        e.span);
+  }
+  Free(b);
+  Free(a);
+  Done(dest, r);
+  SetTop(mark);
+}
+
+void FunctionCompiler::Unary(const Expr& e, Dest dest) {
+  bool neg = e.unary_op == lang::UnaryOp::kNeg;
+  std::optional<BuiltinId> id = Resolve(e, neg ? "u-" : "!", nullptr);
+  if (!id) return Into(e, dest);
+  int r = Target(dest, e.type);
+  // A negative literal is folded (it cannot overflow: literals are at most 2^63 - 1).
+  if (*id == BuiltinId::kNegInt && e.lhs->kind == Expr::Kind::kInt) {
+    LoadInt(r, -e.lhs->int_value);
+    return Done(dest, r);
+  }
+  if (*id == BuiltinId::kNegFloat && e.lhs->kind == Expr::Kind::kFloat) {
+    LoadFloat(r, -e.lhs->float_value);
+    return Done(dest, r);
+  }
+  int mark = top_;
+  Operand a = Eval(*e.lhs, true);
+  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg}, r, e.span)) {
+    pc_.Unsupported(absl::StrCat(neg ? "`-`" : "`!`", " on ", Quoted(pc_.Key(T(e.lhs->type)))),
+                    e.span);
+  }
+  Free(a);
+  Done(dest, r);
+  SetTop(mark);
+}
+
+void FunctionCompiler::IndexExpr(const Expr& e, Dest dest) {
+  std::optional<BuiltinId> id = Resolve(e, "[]", nullptr);
+  if (!id) return Into(e, dest);
+  int r = Target(dest, e.type);
+  int mark = top_;
+  Operand a = Eval(*e.lhs, SafeToBorrow(*e.lhs, {e.rhs.get()}));
+  Operand b = Eval(*e.rhs, true);
+  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg, b.reg}, r, e.span)) {
+    pc_.Unsupported("tensor indexing", e.span);
+  }
+  Free(b);
+  Free(a);
+  Done(dest, r);
+  SetTop(mark);
+}
+
+void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
+  const Type* site = types::Resolve(T(e.site_type));
+  std::optional<BuiltinId> id;
+  if (e.builtin >= 0) {
+    id = static_cast<BuiltinId>(e.builtin);
+  } else if (site->kind == types::Kind::kFunction) {
+    std::vector<const Type*> args(site->args.begin(), site->args.end());
+    std::vector<std::string> names(args.size());
+    if (auto r = lang::ResolveOverload(e.name, args, names, pc_.store_)) id = r->id;
+  }
+  if (!id || site->kind != types::Kind::kFunction) {
+    pc_.Unsupported(absl::StrCat(Quoted(e.name), " as a value"), e.span);
+    return;
+  }
+  int f = pc_.BuiltinWrapper(*id, site, e.span);
+  if (f < 0) return;
+  Emit(Instr::ABC(Op::LOADFN, dst, static_cast<uint16_t>(f), 0));
+}
+
+bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::vector<int>& args,
+                                    int dst, Span at) {
+  site = types::Resolve(site);
+  auto abc = [&](Op op) {
+    Emit(Instr::ABC(op, dst, args[0], args.size() > 1 ? args[1] : 0), at);
+    return true;
+  };
+  // Comparisons: Ints, Bools and unit in the registers; Floats; else by descriptor.
+  auto compare = [&](Op int_op, Op float_op, Op value_op, bool swap, bool negate) {
+    const Type* operand = types::Resolve(site->args[0]);
+    int a = args[swap ? 1 : 0], b = args[swap ? 0 : 1];
+    types::Kind k = operand->kind;
+    if (k == types::Kind::kInt || k == types::Kind::kBool ||
+        (k == types::Kind::kTuple && operand->args.empty())) {
+      Emit(Instr::ABC(int_op, dst, a, b), at);
+    } else if (k == types::Kind::kFloat) {
+      Emit(Instr::ABC(float_op, dst, a, b), at);
+    } else {
+      int mark = top_;
+      int pair = AllocWindow({true, true});
+      Emit(Instr::ABC(Op::COPY, pair, a, 0));
+      Emit(Instr::ABC(Op::COPY, pair + 1, b, 0));
+      Emit(Instr::ABC(value_op, dst, pair, static_cast<uint16_t>(pc_.TypeDescOf(operand))), at);
+      Release(pair);
+      Release(pair + 1);
+      SetTop(mark);
+      if (negate) Emit(Instr::ABC(Op::NOT, dst, dst, 0));
+    }
+    return true;
+  };
+  // A native call: the result, the arguments (copied: natives borrow) and
+  // trailing type descriptors.
+  auto native = [&](const char* name, std::vector<const Type*> descs) {
+    bool ref = pc_.IsRef(site->result);
+    int mark = top_;
+    std::vector<bool> refs{ref};
+    for (int a : args) refs.push_back(IsRefReg(a));
+    for (size_t i = 0; i < descs.size(); ++i) refs.push_back(false);
+    int base = AllocWindow(refs);
+    for (size_t i = 0; i < args.size(); ++i) {
+      int to = base + 1 + static_cast<int>(i);
+      if (IsRefReg(args[i])) {
+        Emit(Instr::ABC(Op::COPY, to, args[i], 0));
+      } else {
+        Move(to, args[i], false);
+      }
+    }
+    for (size_t i = 0; i < descs.size(); ++i) {
+      LoadInt(base + 1 + static_cast<int>(args.size() + i), pc_.TypeDescOf(descs[i]));
+    }
+    Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name),
+                    static_cast<uint16_t>(args.size() + descs.size())),
+         at);
+    ReleaseRange(base + 1, base + 1 + static_cast<int>(args.size()), -1);
+    Move(dst, base, ref);
+    SetTop(mark);
+    return true;
+  };
+  switch (id) {
+    case BuiltinId::kAddInt:
+      return abc(Op::ADD_I);
+    case BuiltinId::kSubInt:
+      return abc(Op::SUB_I);
+    case BuiltinId::kMulInt:
+      return abc(Op::MUL_I);
+    case BuiltinId::kDivInt:
+      return abc(Op::DIV_I);
+    case BuiltinId::kRemInt:
+      return abc(Op::REM_I);
+    case BuiltinId::kAddFloat:
+      return abc(Op::ADD_F);
+    case BuiltinId::kSubFloat:
+      return abc(Op::SUB_F);
+    case BuiltinId::kMulFloat:
+      return abc(Op::MUL_F);
+    case BuiltinId::kDivFloat:
+      return abc(Op::DIV_F);
+    case BuiltinId::kRemFloat:
+      return abc(Op::REM_F);
+    case BuiltinId::kAddStr:
+      return abc(Op::CONCAT_S);
+    case BuiltinId::kNegInt:
+      return abc(Op::NEG_I);
+    case BuiltinId::kNegFloat:
+      return abc(Op::NEG_F);
+    case BuiltinId::kNot:
+      return abc(Op::NOT);
+    case BuiltinId::kFloat:
+      return abc(Op::I2F);
+    case BuiltinId::kInt:
+      return abc(Op::F2I);
+    case BuiltinId::kEq:
+      return compare(Op::EQ_I, Op::EQ_F, Op::EQ_V, false, false);
+    case BuiltinId::kNe: {
+      const Type* operand = types::Resolve(site->args[0]);
+      bool structured = operand->kind != types::Kind::kInt && operand->kind != types::Kind::kBool &&
+                        operand->kind != types::Kind::kFloat &&
+                        !(operand->kind == types::Kind::kTuple && operand->args.empty());
+      return compare(Op::NE_I, Op::NE_F, Op::EQ_V, false, structured);
+    }
+    case BuiltinId::kLt:
+      return compare(Op::LT_I, Op::LT_F, Op::LT_V, false, false);
+    case BuiltinId::kLe:
+      return compare(Op::LE_I, Op::LE_F, Op::LE_V, false, false);
+    case BuiltinId::kGt:
+      return compare(Op::LT_I, Op::LT_F, Op::LT_V, true, false);
+    case BuiltinId::kGe:
+      return compare(Op::LE_I, Op::LE_F, Op::LE_V, true, false);
+    case BuiltinId::kIndexArray:
+      return abc(Op::INDEX);
+    case BuiltinId::kLenArray:
+      return abc(Op::LEN);
+    case BuiltinId::kPrint:
+      Emit(Instr::ABC(Op::PRINT, args[0], static_cast<uint16_t>(pc_.TypeDescOf(site->args[0])), 0),
+           at);
+      LoadInt(dst, 0);
+      return true;
+    case BuiltinId::kStr:
+      Emit(Instr::ABC(Op::STR, dst, args[0], static_cast<uint16_t>(pc_.TypeDescOf(site->args[0]))),
+           at);
+      return true;
+    case BuiltinId::kLenStr:
+      return native("len_s", {});
+    case BuiltinId::kRange1:
+      return native("range1", {});
+    case BuiltinId::kRange2:
+      return native("range2", {});
+    case BuiltinId::kMap:
+      return native("map", {Elem(site->result)});
+    case BuiltinId::kFilter:
+      return native("filter", {Elem(site->args[0])});
+    case BuiltinId::kFold:
+      return native("fold", {});
+    case BuiltinId::kZip:
+      return native("zip", {Elem(site->args[0]), Elem(site->args[1])});
+    case BuiltinId::kAppend:
+      return native("append", {Elem(site->args[0])});
+    case BuiltinId::kReverse:
+      return native("reverse", {Elem(site->args[0])});
+    case BuiltinId::kSort:
+      return native("sort", {Elem(site->args[0])});
+    case BuiltinId::kAny:
+      return native("any", {});
+    case BuiltinId::kAll:
+      return native("all", {});
+    case BuiltinId::kSumInts:
+      return native("sum_i", {});
+    case BuiltinId::kSumFloats:
+      return native("sum_f", {});
+    case BuiltinId::kAbsInt:
+      return native("abs_i", {});
+    case BuiltinId::kAbsFloat:
+      return native("abs_f", {});
+    case BuiltinId::kMinInt:
+      return native("min_i", {});
+    case BuiltinId::kMaxInt:
+      return native("max_i", {});
+    case BuiltinId::kMinFloat:
+      return native("min_f", {});
+    case BuiltinId::kMaxFloat:
+      return native("max_f", {});
+    case BuiltinId::kSqrtFloat:
+      return native("sqrt", {});
+    case BuiltinId::kExpFloat:
+      return native("exp", {});
+    case BuiltinId::kLogFloat:
+      return native("log", {});
+    case BuiltinId::kFloor:
+      return native("floor", {});
+    case BuiltinId::kCeil:
+      return native("ceil", {});
+    case BuiltinId::kClock:
+      return native("clock", {});
+    default:
+      return false;
+  }
+}
+
+}  // namespace alea::compiler

@@ -1,0 +1,156 @@
+// Patterns: `match` arms (literal tests, tuple components, guards) and the
+// irrefutable patterns of `let` and parameters.
+//
+// A failed test jumps to the next arm with no temporary reference alive: a
+// nested tuple is extracted into a temporary that is released on both the
+// success and the failure path.
+#include "compiler/internal.h"
+
+namespace alea::compiler {
+
+namespace types = lang::types;
+using vm::Instr;
+using vm::Op;
+
+namespace {
+
+bool Refutable(const Pattern& p) {
+  if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool) return true;
+  for (const lang::PatternPtr& element : p.elements) {
+    if (Refutable(*element)) return true;
+  }
+  return false;
+}
+
+bool HasVars(const Pattern& p) {
+  if (p.kind == Pattern::Kind::kVar) return true;
+  for (const lang::PatternPtr& element : p.elements) {
+    if (HasVars(*element)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void FunctionCompiler::Destructure(const Pattern& p, int src, const Type* type) {
+  type = types::Resolve(type);
+  switch (p.kind) {
+    case Pattern::Kind::kVar: {
+      bool ref = pc_.IsRef(type);
+      int r = Alloc(ref);
+      if (ref) {
+        Emit(Instr::ABC(Op::COPY, r, src, 0));
+      } else {
+        Move(r, src, false);
+      }
+      vars_[VarKey(&p, "")] = r;
+      return;
+    }
+    case Pattern::Kind::kTuple:
+      for (size_t i = 0; i < p.elements.size() && i < type->args.size(); ++i) {
+        const Pattern& sub = *p.elements[i];
+        if (!HasVars(sub)) continue;
+        const Type* field = types::Resolve(type->args[i]);
+        bool ref = pc_.IsRef(field);
+        int r = Alloc(ref);
+        Emit(Instr::ABC(Op::FIELD, r, src, static_cast<uint16_t>(i)));
+        if (sub.kind == Pattern::Kind::kVar) {
+          vars_[VarKey(&sub, "")] = r;
+        } else {
+          Destructure(sub, r, field);
+          // The tuple's fields are bound (retained); the register stays
+          // allocated below them, now null.
+          if (ref) Release(r);
+        }
+      }
+      return;
+    default:  // `_` and literals bind nothing
+      return;
+  }
+}
+
+void FunctionCompiler::BindPattern(const Pattern& p, int src, const Type* type) {
+  Destructure(p, src, type);
+}
+
+void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, Label& fail) {
+  type = types::Resolve(type);
+  switch (p.kind) {
+    case Pattern::Kind::kInt: {
+      int mark = top_;
+      int k = Alloc(false);
+      LoadInt(k, p.int_value);
+      EmitJump(Op::JNE_I, src, k, fail);
+      SetTop(mark);
+      return;
+    }
+    case Pattern::Kind::kBool:
+      EmitJump(p.bool_value ? Op::JMPIFNOT : Op::JMPIF, src, 0, fail);
+      return;
+    case Pattern::Kind::kTuple:
+      for (size_t i = 0; i < p.elements.size() && i < type->args.size(); ++i) {
+        const Pattern& sub = *p.elements[i];
+        if (!Refutable(sub)) continue;
+        const Type* field = types::Resolve(type->args[i]);
+        bool ref = pc_.IsRef(field);
+        int mark = top_;
+        int r = Alloc(ref);
+        Emit(Instr::ABC(Op::FIELD, r, src, static_cast<uint16_t>(i)));
+        if (!ref) {
+          TestPattern(sub, r, field, fail);
+        } else {
+          Label cleanup, ok;
+          TestPattern(sub, r, field, cleanup);
+          Release(r);
+          EmitJump(Op::JMP, 0, 0, ok);
+          Bind(cleanup);
+          Release(r);
+          EmitJump(Op::JMP, 0, 0, fail);
+          Bind(ok);
+        }
+        SetTop(mark);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+void FunctionCompiler::Match(const Expr& e, Dest dest) {
+  const Type* st = T(e.lhs->type);
+  int mark = top_;
+  // A variable scrutinee of reference type is copied: a guard or body may
+  // move the variable while later arms still test it.
+  Operand s = Eval(*e.lhs, /*borrow_ok=*/false);
+  Label end;
+  for (const lang::MatchArm& arm : e.arms) {
+    Label next;
+    int arm_mark = top_;
+    TestPattern(*arm.pattern, s.reg, st, next);
+    BindPattern(*arm.pattern, s.reg, st);
+    int bound_top = top_;
+    Label guard_failed;
+    if (arm.guard) Branch(*arm.guard, false, guard_failed);
+    Into(*arm.body, dest);
+    if (!dest.tail) {
+      ReleaseRange(arm_mark, top_, -1);
+      EmitJump(Op::JMP, 0, 0, end);
+    }
+    if (arm.guard) {
+      Bind(guard_failed);
+      ReleaseRange(arm_mark, bound_top, -1);
+    }
+    SetTop(arm_mark);
+    Bind(next);
+  }
+  // Unreachable (the type checker proved the arms exhaustive), but every
+  // path ends in a well-formed way.
+  if (dest.tail) {
+    Return(Alloc(Ref(e.type)));
+  }
+  Bind(end);
+  if (!dest.tail) Free(s);
+  SetTop(mark);
+}
+
+}  // namespace alea::compiler

@@ -1,0 +1,158 @@
+// Types during monomorphization: substituting the generic variables of a
+// specialization, naming concrete types (instance keys), type descriptors and
+// register classes.
+#include "absl/strings/str_join.h"
+#include "compiler/internal.h"
+
+namespace alea::compiler {
+
+namespace types = lang::types;
+using types::Kind;
+
+const Type* ProgramCompiler::Unit() {
+  if (unit_ == nullptr) unit_ = store_.Tuple({});
+  return unit_;
+}
+
+const Type* ProgramCompiler::IntType() {
+  if (int_ == nullptr) int_ = store_.Prim(Kind::kInt);
+  return int_;
+}
+
+const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
+  t = types::Resolve(t);
+  switch (t->kind) {
+    case Kind::kVar: {
+      auto it = subst.find(t);
+      // A variable in no scheme (an unused `[]`) can be anything: unit.
+      return it != subst.end() ? it->second : Unit();
+    }
+    case Kind::kTuple:
+    case Kind::kArray:
+    case Kind::kFunction:
+    case Kind::kTensor:
+    case Kind::kDType: {
+      std::vector<Type*> args;
+      bool changed = false;
+      for (const Type* a : t->args) {
+        const Type* c = Concrete(a, subst);
+        changed |= c != a;
+        args.push_back(const_cast<Type*>(c));
+      }
+      const Type* result = t->result != nullptr ? Concrete(t->result, subst) : nullptr;
+      changed |= result != t->result;
+      if (!changed) return t;
+      switch (t->kind) {
+        case Kind::kTuple:
+          return store_.Tuple(std::move(args));
+        case Kind::kArray:
+          return store_.Array(args[0]);
+        case Kind::kFunction:
+          return store_.Function(std::move(args), const_cast<Type*>(result));
+        case Kind::kTensor:
+          return store_.Tensor(args[0]);
+        default:
+          return store_.DTypeOf(args[0]);
+      }
+    }
+    default:
+      return t;
+  }
+}
+
+std::string ProgramCompiler::Key(const Type* t) {
+  auto it = key_cache_.find(t);
+  if (it != key_cache_.end()) return it->second;
+  std::string key = types::ToString(t);
+  key_cache_.emplace(t, key);
+  return key;
+}
+
+std::string ProgramCompiler::KeyOf(const std::vector<const Type*>& ts) {
+  std::vector<std::string> parts;
+  for (const Type* t : ts) parts.push_back(Key(t));
+  return absl::StrJoin(parts, ", ");
+}
+
+bool ProgramCompiler::IsRef(const Type* t) {
+  t = types::Resolve(t);
+  switch (t->kind) {
+    case Kind::kStr:
+    case Kind::kArray:
+    case Kind::kFunction:
+    case Kind::kTensor:
+    case Kind::kRandState:
+      return true;
+    case Kind::kTuple:
+      return !t->args.empty();  // unit is the plain 0
+    default:
+      return false;
+  }
+}
+
+std::string ProgramCompiler::UnsupportedPart(const Type* t) {
+  t = types::Resolve(t);
+  switch (t->kind) {
+    case Kind::kTensor:
+      return "Tensor";
+    case Kind::kRandState:
+      return "RandState";
+    case Kind::kDType:
+    case Kind::kDTypeConst:
+      return "dtype";
+    case Kind::kError:
+      return "error";
+    default:
+      break;
+  }
+  for (const Type* a : t->args) {
+    std::string part = UnsupportedPart(a);
+    if (!part.empty()) return part;
+  }
+  if (t->result != nullptr) return UnsupportedPart(t->result);
+  return "";
+}
+
+uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
+  t = types::Resolve(t);
+  std::string key = Key(t);
+  auto it = type_descs_.find(key);
+  if (it != type_descs_.end()) return it->second;
+  vm::TypeDesc desc;
+  switch (t->kind) {
+    case Kind::kInt:
+      desc.kind = vm::TypeDesc::Kind::kInt;
+      break;
+    case Kind::kFloat:
+      desc.kind = vm::TypeDesc::Kind::kFloat;
+      break;
+    case Kind::kBool:
+      desc.kind = vm::TypeDesc::Kind::kBool;
+      break;
+    case Kind::kStr:
+      desc.kind = vm::TypeDesc::Kind::kStr;
+      break;
+    case Kind::kTuple:
+      desc.kind = t->args.empty() ? vm::TypeDesc::Kind::kUnit : vm::TypeDesc::Kind::kTuple;
+      for (const Type* a : t->args) desc.children.push_back(TypeDescOf(a));
+      break;
+    case Kind::kArray:
+      desc.kind = vm::TypeDesc::Kind::kArray;
+      desc.children.push_back(TypeDescOf(t->args[0]));
+      break;
+    case Kind::kFunction:
+      desc.kind = vm::TypeDesc::Kind::kFunction;
+      break;
+    default:
+      // Unsupported types are reported before a descriptor is asked for;
+      // unit keeps the module well-formed meanwhile.
+      desc.kind = vm::TypeDesc::Kind::kUnit;
+      break;
+  }
+  uint32_t index = static_cast<uint32_t>(module_.types.size());
+  module_.types.push_back(std::move(desc));
+  type_descs_.emplace(key, index);
+  return index;
+}
+
+}  // namespace alea::compiler

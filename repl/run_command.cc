@@ -1,0 +1,95 @@
+// `alea run FILE [ARGS...]`: front end, compiler, VM. Every error, compile
+// time or run time, is a diagnostic on stderr in one layout.
+#include <cstdio>
+
+#include "compiler/compiler.h"
+#include "lang/diagnostics.h"
+#include "lang/front_end.h"
+#include "repl/command_line.h"
+#include "repl/commands.h"
+#include "stdlib/natives.h"
+#include "vm/vm.h"
+
+namespace alea::repl {
+namespace {
+
+// The span of a VM location (line, column, length) in the loaded sources; none
+// when it is unknown.
+std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
+                                 const vm::SourceLocation& loc) {
+  if (loc.line == 0 || loc.file >= sources.size()) return std::nullopt;
+  const lang::SourceFile& file = sources.file(loc.file);
+  std::string_view line = file.Line(loc.line);
+  uint32_t begin = static_cast<uint32_t>(line.data() - file.text().data()) + loc.column - 1;
+  return lang::Span{loc.file, begin, begin + (loc.length > 0 ? loc.length : 1)};
+}
+
+}  // namespace
+
+// Compiles FILE; on success `module` holds it. Diagnostics are printed.
+bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module) {
+  lang::Diagnostics diags;
+  std::optional<lang::Program> program = lang::CheckProgram(file, sources, diags);
+  bool ok = program.has_value();
+  if (ok) {
+    absl::StatusOr<vm::Module> compiled = compiler::Compile(*program, sources, diags);
+    ok = compiled.ok();
+    if (ok) module = *std::move(compiled);
+  }
+  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+  return ok;
+}
+
+int RunRun(const std::vector<std::string>& args) {
+  std::string file;
+  std::vector<std::string> program_args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!file.empty()) {
+      program_args.push_back(arg);  // everything after FILE belongs to the program
+    } else if (arg == "--" && i + 1 < args.size()) {
+      file = args[++i];
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      return UsageError("run", "unknown option `" + arg + "`");
+    } else {
+      file = arg;
+    }
+  }
+  if (file.empty()) return UsageError("run", "missing FILE");
+
+  lang::SourceManager sources;
+  vm::Module module;
+  if (!CompileFile(file, sources, module)) return kExitProgramError;
+  if (module.main < 0) {
+    lang::Diagnostics diags;
+    diags.Report(lang::DiagId::kNoMain, std::nullopt, file);
+    std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+    return kExitProgramError;
+  }
+
+  vm::Vm machine;
+  machine.AddNatives(stdlib::Natives());
+  absl::Status status = machine.Load(module);
+  if (!status.ok()) {
+    std::fprintf(stderr, "alea: error: %s\n", std::string(status.message()).c_str());
+    return kExitProgramError;
+  }
+  status = machine.RunMain(program_args);
+  std::fflush(stdout);
+  if (status.ok()) return kExitOk;
+  const vm::RuntimeError* error = machine.last_error();
+  lang::Diagnostics diags;
+  if (error == nullptr) {
+    diags.Report(lang::DiagId::kRuntimeError, std::nullopt, std::string(status.message()), "");
+  } else {
+    lang::Diagnostic& d = diags.Report(
+        lang::DiagId::kRuntimeError, SpanOf(sources, error->location), error->message, error->help);
+    for (const auto& [location, text] : error->notes) {
+      d.Note(SpanOf(sources, location), lang::DiagId::kRuntimeNote, text);
+    }
+  }
+  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+  return kExitProgramError;
+}
+
+}  // namespace alea::repl

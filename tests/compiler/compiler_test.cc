@@ -1,0 +1,196 @@
+// The compiler's output for small programs: specializations, opcodes chosen,
+// register maps, moves at last use, tail calls and the line table.
+#include "compiler/compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "lang/front_end.h"
+
+namespace alea::compiler {
+namespace {
+
+using vm::Op;
+
+struct Compiled {
+  absl::StatusOr<vm::Module> module;
+  std::string diagnostics;
+};
+
+Compiled CompileText(const std::string& text) {
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("alea_compiler_test_" + std::to_string(::getpid()) + ".alea"))
+                         .string();
+  std::ofstream(path) << text;
+  lang::SourceManager sources;
+  lang::Diagnostics diags;
+  std::optional<lang::Program> program = lang::CheckProgram(path, sources, diags);
+  Compiled out{absl::InternalError("front end failed"), ""};
+  if (program) out.module = Compile(*program, sources, diags);
+  out.diagnostics = lang::RenderAll(sources, diags);
+  std::remove(path.c_str());
+  return out;
+}
+
+vm::Module MustCompile(const std::string& text) {
+  Compiled c = CompileText(text);
+  EXPECT_TRUE(c.module.ok()) << c.diagnostics;
+  return c.module.ok() ? *std::move(c.module) : vm::Module{};
+}
+
+std::vector<const vm::Function*> Named(const vm::Module& m, const std::string& name) {
+  std::vector<const vm::Function*> out;
+  for (const vm::Function& f : m.functions) {
+    if (f.name == name) out.push_back(&f);
+  }
+  return out;
+}
+
+int Count(const vm::Function& f, Op op) {
+  int n = 0;
+  for (const vm::Instr& in : f.code) n += in.op == op;
+  return n;
+}
+
+TEST(Monomorphize, OneSpecializationPerType) {
+  vm::Module m = MustCompile(
+      "fn sq(x) = x * x\n"
+      "fn main() { print((sq(3), sq(1.5), sq(4))) }\n");
+  std::vector<const vm::Function*> sqs = Named(m, "sq");
+  ASSERT_EQ(sqs.size(), 2u);
+  int ints = 0, floats = 0;
+  for (const vm::Function* f : sqs) {
+    ints += Count(*f, Op::MUL_I);
+    floats += Count(*f, Op::MUL_F);
+  }
+  EXPECT_EQ(ints, 1);
+  EXPECT_EQ(floats, 1);
+  EXPECT_NE(sqs[0]->specialization, sqs[1]->specialization);
+}
+
+TEST(Monomorphize, PolymorphicLocalLetPerInstance) {
+  vm::Module m = MustCompile("fn main() { let id = |x| x; print((id(1), id(\"s\"))) }\n");
+  EXPECT_EQ(Named(m, "lambda").size(), 2u);
+}
+
+TEST(Lower, FusedCompareAndBranch) {
+  vm::Module m = MustCompile(
+      "fn f(a: Int, b: Int) -> Int = if a < b { a } else { b }\n"
+      "fn main() { print(f(1, 2)) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  EXPECT_EQ(Count(f, Op::JLE_I) + Count(f, Op::JLT_I), 1);
+  EXPECT_EQ(Count(f, Op::LT_I), 0);
+}
+
+TEST(Lower, AddConstant) {
+  vm::Module m = MustCompile("fn f(x: Int) -> Int = x + 1 - 3\nfn main() { print(f(1)) }\n");
+  EXPECT_EQ(Count(*Named(m, "f")[0], Op::ADDK_I), 2);
+}
+
+TEST(Lower, TypedOpcodes) {
+  vm::Module m = MustCompile(
+      "fn main() { print((\"a\" + \"b\", (1, \"x\") == (1, \"x\"), 1.5 / 2.0, 7 % 2)) }\n");
+  const vm::Function& f = *Named(m, "main")[0];
+  EXPECT_EQ(Count(f, Op::CONCAT_S), 1);
+  EXPECT_EQ(Count(f, Op::EQ_V), 1);
+  EXPECT_EQ(Count(f, Op::DIV_F), 1);
+  EXPECT_EQ(Count(f, Op::REM_I), 1);
+}
+
+TEST(Lower, TailCalls) {
+  vm::Module m = MustCompile(
+      "fn loop(i, acc) = if i == 0 { acc } else { loop(i - 1, acc + i) }\n"
+      "fn apply(f: (Int) -> Int, x: Int) -> Int = f(x)\n"
+      "fn main() { print((loop(10, 0), apply(|x| x, 1))) }\n");
+  EXPECT_EQ(Count(*Named(m, "loop")[0], Op::TAILCALL), 1);
+  EXPECT_EQ(Count(*Named(m, "loop")[0], Op::CALL), 0);
+  EXPECT_EQ(Count(*Named(m, "apply")[0], Op::TAILCALLC), 1);
+}
+
+TEST(Lower, LastUseMoves) {
+  vm::Module m = MustCompile("fn f(s: Str) -> [Str] = [s, s]\nfn main() { print(f(\"a\")) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  EXPECT_EQ(Count(f, Op::COPY), 1);
+  int moves = 0;
+  for (const vm::Instr& in : f.code) moves += in.op == Op::MOVE && in.x == 1 && in.b == 0;
+  EXPECT_EQ(moves, 1);
+}
+
+TEST(Registers, ReferenceMapNeverMixesClasses) {
+  vm::Module m = MustCompile(
+      "fn f(n: Int, s: Str) -> (Int, Str) = (n + 1, s + \"!\")\n"
+      "fn main() { print(f(1, \"a\")) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  EXPECT_EQ(f.num_params, 2);
+  std::vector<uint16_t> refs = f.reference_registers;
+  EXPECT_TRUE(std::find(refs.begin(), refs.end(), 1) != refs.end());
+  EXPECT_TRUE(std::find(refs.begin(), refs.end(), 0) == refs.end());
+}
+
+TEST(Lower, ClosuresCaptureByValue) {
+  vm::Module m = MustCompile(
+      "fn main() { let s = \"x\"; let n = 2; let f = |k: Int| s + str(k * n); print(f(1)) }\n");
+  EXPECT_EQ(Count(*Named(m, "main")[0], Op::CLOSURE), 1);
+  const vm::Function& lambda = *Named(m, "lambda")[0];
+  EXPECT_EQ(lambda.num_captures, 2);
+  EXPECT_EQ(Count(lambda, Op::GETCAP), 2);
+  ASSERT_EQ(lambda.reference_captures.size(), 1u);
+  EXPECT_EQ(lambda.reference_captures[0], 0);
+}
+
+TEST(Lower, TopLevelLetsInInit) {
+  vm::Module m = MustCompile("let a = b + 1\nlet b = 2\nfn main() { print(a) }\n");
+  ASSERT_GE(m.init, 0);
+  EXPECT_EQ(m.globals.size(), 2u);
+  EXPECT_EQ(Count(m.functions[m.init], Op::STOREG), 2);
+  // `b` is stored first: `a` depends on it.
+  for (const vm::Instr& in : m.functions[m.init].code) {
+    if (in.op != Op::STOREG) continue;
+    EXPECT_EQ(m.globals[in.b].name, "b");
+    break;
+  }
+}
+
+TEST(LineTable, PointsAtTheOperation) {
+  vm::Module m =
+      MustCompile("fn f(x: Int, y: Int) -> Int {\n  x / y\n}\nfn main() { print(f(1, 1)) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  int pc = -1;
+  for (size_t i = 0; i < f.code.size(); ++i) {
+    if (f.code[i].op == Op::DIV_I) pc = static_cast<int>(i);
+  }
+  ASSERT_GE(pc, 0);
+  const vm::LineEntry* entry = nullptr;
+  for (const vm::LineEntry& e : f.lines) {
+    if (e.pc <= static_cast<uint32_t>(pc)) entry = &e;
+  }
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->location.line, 2u);
+  EXPECT_EQ(entry->location.column, 3u);
+  EXPECT_EQ(entry->location.length, 5u);
+}
+
+TEST(Errors, TensorsAreNotSupportedYet) {
+  Compiled c = CompileText("fn main() { print(ones([2])) }\n");
+  EXPECT_FALSE(c.module.ok());
+  EXPECT_NE(c.diagnostics.find("`ones` is not supported by `alea run` yet"), std::string::npos)
+      << c.diagnostics;
+}
+
+TEST(Errors, NoMain) {
+  vm::Module m = MustCompile("fn helper() = 1\n");
+  EXPECT_EQ(m.main, -1);
+}
+
+TEST(Lower, MainTakesArgs) {
+  vm::Module m = MustCompile("fn main(args: [Str]) { print(len(args)) }\n");
+  EXPECT_TRUE(m.main_takes_args);
+  EXPECT_EQ(Count(m.functions[m.main], Op::LEN), 1);
+}
+
+}  // namespace
+}  // namespace alea::compiler

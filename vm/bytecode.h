@@ -1,0 +1,114 @@
+// The compiled form of a program: what the compiler produces and the VM runs.
+// Plain data with no pointers into other structures, so that a later issue can
+// serialize it (`.aleac`) and verify it on load.
+#ifndef ALEA_VM_BYTECODE_H_
+#define ALEA_VM_BYTECODE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace alea::vm {
+
+enum class Op : uint8_t {
+#define ALEA_OP(name, format, semantics) name,
+#include "vm/opcodes.def"
+#undef ALEA_OP
+};
+
+enum class OpFormat : uint8_t { N, A, AB, ABC, AsBx, sBx, ABsC };
+
+struct OpInfo {
+  const char* name;  // "ADD_I"
+  OpFormat format;
+  const char* semantics;  // the comment of opcodes.def
+};
+const OpInfo& InfoOf(Op op);
+inline constexpr int kOpCount = 0
+#define ALEA_OP(name, format, semantics) +1
+#include "vm/opcodes.def"
+#undef ALEA_OP
+    ;
+
+struct Instr {
+  Op op = Op::NOP;
+  uint8_t x = 0;  // a per-opcode flag (see opcodes.def)
+  uint16_t a = 0;
+  uint16_t b = 0;
+  uint16_t c = 0;
+
+  int32_t sbx() const { return static_cast<int32_t>((uint32_t{b} << 16) | c); }
+  int16_t sc() const { return static_cast<int16_t>(c); }
+  static Instr ABC(Op op, uint16_t a, uint16_t b, uint16_t c, uint8_t x = 0) {
+    return Instr{op, x, a, b, c};
+  }
+  static Instr AsBx(Op op, uint16_t a, int32_t sbx, uint8_t x = 0) {
+    uint32_t u = static_cast<uint32_t>(sbx);
+    return Instr{op, x, a, static_cast<uint16_t>(u >> 16), static_cast<uint16_t>(u & 0xffff)};
+  }
+};
+static_assert(sizeof(Instr) == 8);
+
+// The shape of a value, for the instructions that must look inside one whose
+// register is untagged: printing, `str`, structural `==` and ordering, and
+// releasing a tuple's fields.
+struct TypeDesc {
+  enum class Kind : uint8_t { kInt, kFloat, kBool, kStr, kUnit, kTuple, kArray, kFunction };
+  Kind kind = Kind::kInt;
+  std::vector<uint32_t> children;  // tuple fields, or the one array element type
+
+  bool is_reference() const {
+    return kind == Kind::kStr || kind == Kind::kTuple || kind == Kind::kArray ||
+           kind == Kind::kFunction;
+  }
+};
+
+// Where an instruction came from, for run-time errors and `alea dis`.
+struct SourceLocation {
+  uint32_t file = 0;  // index into Module::files
+  uint32_t line = 0;  // 1-based; 0 when unknown
+  uint32_t column = 0;
+  uint32_t length = 1;  // bytes of the span on its line, for the caret
+};
+
+struct LineEntry {
+  uint32_t pc = 0;  // this location holds from this pc to the next entry's
+  SourceLocation location;
+};
+
+struct Function {
+  std::string name;            // the source name, as `print` shows it: `<fn sq>`
+  std::string specialization;  // for `alea dis`: `[Float]`, empty when not generic
+  uint16_t num_params = 0;
+  uint16_t num_registers = 0;                 // params first, then locals and temporaries
+  uint16_t num_captures = 0;                  // > 0 for a lambda's body (GETCAP reads them)
+  std::vector<uint16_t> reference_registers;  // registers that hold references
+  // Captures (GETCAP indexes) that hold references. CLOSURE's R(a) holds the
+  // first capture and then the closure, so the creating frame's register map
+  // cannot say it: the closure's mask comes from here.
+  std::vector<uint16_t> reference_captures;
+  std::vector<Instr> code;
+  std::vector<LineEntry> lines;  // sorted by pc
+};
+
+struct Global {
+  std::string name;
+  uint32_t type = 0;  // T(type)
+};
+
+struct Module {
+  std::vector<Function> functions;
+  std::vector<uint64_t> constants;   // K: Int values and Float bits
+  std::vector<std::string> strings;  // S
+  std::vector<TypeDesc> types;       // T
+  std::vector<std::string> natives;  // N: names, bound to the VM's native table on load
+  std::vector<Global> globals;       // top-level `let`s
+  std::vector<std::string> files;    // source paths, for locations
+  int32_t init = -1;                 // F(init)() computes the globals before anything else runs
+  int32_t main = -1;                 // F(main): the program's entry point
+  bool main_takes_args = false;      // main(args: [Str])
+};
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_BYTECODE_H_

@@ -1,0 +1,617 @@
+// The dispatch loop: one label per opcode of opcodes.def, threaded with
+// computed goto where the compiler has it (GCC and Clang), a switch otherwise.
+//
+// No object with a destructor may live in a handler's scope: a computed goto
+// out of it would skip the destructor. Such work goes to out-of-line helpers.
+//
+// Hot state lives in locals: `pc`, `R` (the frame's registers) and `fp`.
+// Anything that can grow the register or frame stack, or call out (natives,
+// slow paths), goes through SAVE()/RELOAD(), which re-derive them.
+#include <cmath>
+#include <cstring>
+
+#include "absl/base/optimization.h"
+#include "vm/compare.h"
+#include "vm/print.h"
+#include "vm/vm.h"
+
+#if defined(__GNUC__) && !defined(ALEA_VM_SWITCH_DISPATCH)
+#define ALEA_COMPUTED_GOTO 1
+#endif
+
+namespace alea::vm {
+
+bool Vm::Execute(Value* result) {
+#ifdef ALEA_COMPUTED_GOTO
+  static const void* const kLabels[] = {
+#define ALEA_OP(name, format, semantics) &&op_##name,
+#include "vm/opcodes.def"
+#undef ALEA_OP
+  };
+#endif
+
+  Frame* fp = frames_ + depth_ - 1;
+  const Instr* pc = fp->pc;
+  Value* R = stack_ + fp->base;
+  const Value* const K = module_->constants.data();
+  const FuncInfo* const funcs = funcs_.data();
+  const TypeDesc* const types = module_->types.data();
+  uint64_t count = 0;
+  Instr ins;
+
+  // Instruction counting is one increment of a register-resident local per
+  // dispatch, folded into instructions_ only when the loop calls out.
+#define SAVE()                                      \
+  do {                                              \
+    fp->pc = pc;                                    \
+    depth_ = static_cast<size_t>(fp - frames_) + 1; \
+    instructions_ += count;                         \
+    count = 0;                                      \
+  } while (0)
+#define RELOAD()               \
+  do {                         \
+    fp = frames_ + depth_ - 1; \
+    R = stack_ + fp->base;     \
+  } while (0)
+#define RAISE(...)      \
+  do {                  \
+    SAVE();             \
+    Raise(__VA_ARGS__); \
+    goto fail;          \
+  } while (0)
+#define A ins.a
+#define B ins.b
+#define C ins.c
+#define RA R[ins.a]
+#define RB R[ins.b]
+#define RC R[ins.c]
+
+#ifdef ALEA_COMPUTED_GOTO
+#define CASE(name) op_##name:
+#define DISPATCH()                               \
+  do {                                           \
+    ins = *pc++;                                 \
+    ++count;                                     \
+    goto* kLabels[static_cast<uint8_t>(ins.op)]; \
+  } while (0)
+  DISPATCH();
+#else
+#define CASE(name) case Op::name:
+#define DISPATCH() continue
+  for (;;) {
+    ins = *pc++;
+    ++count;
+    switch (ins.op) {
+#endif
+
+  // ---- Constants and moves ----
+  CASE(NOP) { DISPATCH(); }
+  CASE(LOADI) {
+    RA = static_cast<Value>(static_cast<int64_t>(ins.sbx()));
+    DISPATCH();
+  }
+  CASE(LOADK) {
+    RA = K[B];
+    DISPATCH();
+  }
+  CASE(LOADS) {
+    Value s = strings_[B];
+    Retain(s);
+    RA = s;
+    DISPATCH();
+  }
+  CASE(LOADFN) {
+    Object* c = LoadFnClosure(B);
+    if (c == nullptr) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    RA = FromObject(c);
+    DISPATCH();
+  }
+  CASE(LOADG) {
+    Value v = globals_[B];
+    if (global_is_ref_[B] && v != 0) Retain(v);
+    RA = v;
+    DISPATCH();
+  }
+  CASE(STOREG) {
+    Value old = globals_[B];
+    globals_[B] = RA;
+    if (global_is_ref_[B]) {
+      RA = 0;
+      if (old != 0) heap_.ReleaseValue(old);
+    }
+    DISPATCH();
+  }
+  CASE(MOVE) {
+    Value v = RB;
+    if (ins.x) RB = 0;
+    RA = v;
+    DISPATCH();
+  }
+  CASE(COPY) {
+    Value v = RB;
+    if (v != 0 && fp->fn->is_ref[B]) Retain(v);
+    RA = v;
+    DISPATCH();
+  }
+  CASE(RELEASE) {
+    Value v = RA;
+    RA = 0;
+    if (v != 0) heap_.ReleaseValue(v);
+    DISPATCH();
+  }
+
+  // ---- Int ----
+  CASE(ADD_I) {
+    int64_t r;
+    if (ABSL_PREDICT_FALSE(__builtin_add_overflow(AsInt(RB), AsInt(RC), &r))) {
+      RAISE(RuntimeErrorId::kOverflowAdd, AsInt(RB), AsInt(RC));
+    }
+    RA = FromInt(r);
+    DISPATCH();
+  }
+  CASE(SUB_I) {
+    int64_t r;
+    if (ABSL_PREDICT_FALSE(__builtin_sub_overflow(AsInt(RB), AsInt(RC), &r))) {
+      RAISE(RuntimeErrorId::kOverflowSub, AsInt(RB), AsInt(RC));
+    }
+    RA = FromInt(r);
+    DISPATCH();
+  }
+  CASE(MUL_I) {
+    int64_t r;
+    if (ABSL_PREDICT_FALSE(__builtin_mul_overflow(AsInt(RB), AsInt(RC), &r))) {
+      RAISE(RuntimeErrorId::kOverflowMul, AsInt(RB), AsInt(RC));
+    }
+    RA = FromInt(r);
+    DISPATCH();
+  }
+  CASE(DIV_I) {
+    const int64_t x = AsInt(RB), y = AsInt(RC);
+    if (ABSL_PREDICT_FALSE(y == 0)) RAISE(RuntimeErrorId::kDivisionByZero);
+    if (ABSL_PREDICT_FALSE(y == -1 && x == INT64_MIN)) RAISE(RuntimeErrorId::kOverflowDiv);
+    RA = FromInt(x / y);
+    DISPATCH();
+  }
+  CASE(REM_I) {
+    const int64_t x = AsInt(RB), y = AsInt(RC);
+    if (ABSL_PREDICT_FALSE(y == 0)) RAISE(RuntimeErrorId::kDivisionByZero);
+    // x % -1 is 0 for every x; x86 would trap on INT64_MIN % -1.
+    RA = FromInt(y == -1 ? 0 : x % y);
+    DISPATCH();
+  }
+  CASE(ADDK_I) {
+    int64_t r;
+    if (ABSL_PREDICT_FALSE(__builtin_add_overflow(AsInt(RB), int64_t{ins.sc()}, &r))) {
+      // x = 1: the source said `x - k`, so the message says so too.
+      if (ins.x) RAISE(RuntimeErrorId::kOverflowSub, AsInt(RB), -int64_t{ins.sc()});
+      RAISE(RuntimeErrorId::kOverflowAdd, AsInt(RB), ins.sc());
+    }
+    RA = FromInt(r);
+    DISPATCH();
+  }
+  CASE(NEG_I) {
+    int64_t r;
+    if (ABSL_PREDICT_FALSE(__builtin_sub_overflow(int64_t{0}, AsInt(RB), &r))) {
+      RAISE(RuntimeErrorId::kOverflowNeg, AsInt(RB));
+    }
+    RA = FromInt(r);
+    DISPATCH();
+  }
+  CASE(EQ_I) {
+    RA = FromBool(RB == RC);
+    DISPATCH();
+  }
+  CASE(NE_I) {
+    RA = FromBool(RB != RC);
+    DISPATCH();
+  }
+  CASE(LT_I) {
+    RA = FromBool(AsInt(RB) < AsInt(RC));
+    DISPATCH();
+  }
+  CASE(LE_I) {
+    RA = FromBool(AsInt(RB) <= AsInt(RC));
+    DISPATCH();
+  }
+
+  // ---- Float ----
+  CASE(ADD_F) {
+    RA = FromFloat(AsFloat(RB) + AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(SUB_F) {
+    RA = FromFloat(AsFloat(RB) - AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(MUL_F) {
+    RA = FromFloat(AsFloat(RB) * AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(DIV_F) {
+    RA = FromFloat(AsFloat(RB) / AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(REM_F) {
+    RA = FromFloat(std::fmod(AsFloat(RB), AsFloat(RC)));
+    DISPATCH();
+  }
+  CASE(NEG_F) {
+    RA = FromFloat(-AsFloat(RB));
+    DISPATCH();
+  }
+  CASE(EQ_F) {
+    RA = FromBool(AsFloat(RB) == AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(NE_F) {
+    RA = FromBool(AsFloat(RB) != AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(LT_F) {
+    RA = FromBool(AsFloat(RB) < AsFloat(RC));
+    DISPATCH();
+  }
+  CASE(LE_F) {
+    RA = FromBool(AsFloat(RB) <= AsFloat(RC));
+    DISPATCH();
+  }
+
+  // ---- Conversions ----
+  CASE(I2F) {
+    RA = FromFloat(static_cast<double>(AsInt(RB)));
+    DISPATCH();
+  }
+  CASE(F2I) {
+    const double d = AsFloat(RB);
+    if (ABSL_PREDICT_FALSE(std::isnan(d))) RAISE(RuntimeErrorId::kIntOfNaN);
+    // [-2^63, 2^63): exactly the doubles whose truncation fits an Int.
+    if (ABSL_PREDICT_FALSE(!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))) {
+      RAISE(RuntimeErrorId::kIntOutOfRange, FormatFloat(d));
+    }
+    RA = FromInt(static_cast<int64_t>(d));
+    DISPATCH();
+  }
+
+  // ---- Bool ----
+  CASE(NOT) {
+    RA = FromBool(RB == 0);
+    DISPATCH();
+  }
+
+  // ---- Values of any type ----
+  CASE(CONCAT_S) {
+    const Object* x = AsObject(RB);
+    const Object* y = AsObject(RC);
+    Object* s = heap_.NewStr(x->length + y->length);
+    if (ABSL_PREDICT_FALSE(s == nullptr)) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    if (x->length) std::memcpy(Chars(s), Chars(x), x->length);
+    if (y->length) std::memcpy(Chars(s) + x->length, Chars(y), y->length);
+    RA = FromObject(s);
+    DISPATCH();
+  }
+  CASE(EQ_V) {
+    RA = FromBool(Compare(RB, R[B + 1], C, *module_, false) == Order::kEqual);
+    DISPATCH();
+  }
+  CASE(LT_V) {
+    RA = FromBool(Compare(RB, R[B + 1], C, *module_, false) == Order::kLess);
+    DISPATCH();
+  }
+  CASE(LE_V) {
+    const Order o = Compare(RB, R[B + 1], C, *module_, false);
+    RA = FromBool(o == Order::kLess || o == Order::kEqual);
+    DISPATCH();
+  }
+
+  // ---- Control ----
+  CASE(JMP) {
+    pc += ins.sbx();
+    if (ins.sbx() < 0 && ABSL_PREDICT_FALSE(interrupt_.load(std::memory_order_relaxed))) {
+      interrupt_.store(false, std::memory_order_relaxed);
+      RAISE(RuntimeErrorId::kInterrupted);
+    }
+    DISPATCH();
+  }
+  CASE(JMPIF) {
+    if (RA != 0) pc += ins.sbx();
+    DISPATCH();
+  }
+  CASE(JMPIFNOT) {
+    if (RA == 0) pc += ins.sbx();
+    DISPATCH();
+  }
+  CASE(JLT_I) {
+    if (AsInt(RA) < AsInt(RB)) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JLE_I) {
+    if (AsInt(RA) <= AsInt(RB)) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JEQ_I) {
+    if (RA == RB) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JNE_I) {
+    if (RA != RB) pc += ins.sc();
+    DISPATCH();
+  }
+
+  // ---- Calls ----
+  CASE(CALL) {
+    const FuncInfo* callee = funcs + B;
+    const size_t base = static_cast<size_t>(R - stack_) + A;
+    if (ABSL_PREDICT_FALSE(fp + 1 == frames_ + frame_capacity_ ||
+                           base + callee->num_registers + 1 > stack_capacity_ ||
+                           interrupt_.load(std::memory_order_relaxed))) {
+      SAVE();
+      if (!PrepareCall(base + callee->num_registers + 1)) goto fail;
+      RELOAD();
+    }
+    Value* nr = stack_ + base;
+    for (uint32_t i = C; i < callee->num_registers; ++i) nr[i] = 0;
+    fp->pc = pc;
+    ++fp;
+    fp->fn = callee;
+    fp->base = base;
+    fp->closure = nullptr;
+    fp->boundary = false;
+    R = nr;
+    pc = callee->code;
+    ++calls_;
+    DISPATCH();
+  }
+  CASE(CALLC) {
+    Object* closure = AsObject(RB);
+    const FuncInfo* callee = funcs + closure->function;
+    if (ABSL_PREDICT_FALSE(C != callee->num_params)) {
+      RAISE(RuntimeErrorId::kBadCall, "a closure called with the wrong number of arguments");
+    }
+    const size_t base = static_cast<size_t>(R - stack_) + A;
+    if (ABSL_PREDICT_FALSE(fp + 1 == frames_ + frame_capacity_ ||
+                           base + callee->num_registers + 1 > stack_capacity_ ||
+                           interrupt_.load(std::memory_order_relaxed))) {
+      SAVE();
+      if (!PrepareCall(base + callee->num_registers + 1)) goto fail;
+      RELOAD();
+    }
+    // The frame keeps the closure alive even if the caller's register is
+    // reused (or the closure was passed to itself and released).
+    ++closure->refcount;
+    Value* nr = stack_ + base;
+    for (uint32_t i = C; i < callee->num_registers; ++i) nr[i] = 0;
+    fp->pc = pc;
+    ++fp;
+    fp->fn = callee;
+    fp->base = base;
+    fp->closure = closure;
+    fp->boundary = false;
+    R = nr;
+    pc = callee->code;
+    ++calls_;
+    DISPATCH();
+  }
+  CASE(CALLN) {
+    SAVE();
+    Value v;
+    const bool ok = CallNative(B, A, &v);
+    RELOAD();
+    if (ABSL_PREDICT_FALSE(!ok)) goto fail;
+    RA = v;
+    DISPATCH();
+  }
+  CASE(TAILCALL) {
+    const FuncInfo* callee = funcs + B;
+    const FuncInfo* self = fp->fn;
+    if (ABSL_PREDICT_FALSE(fp->base + callee->num_registers + 1 > stack_capacity_ ||
+                           interrupt_.load(std::memory_order_relaxed))) {
+      SAVE();
+      if (!PrepareCall(fp->base + callee->num_registers + 1)) goto fail;
+      RELOAD();
+    }
+    if (self->num_refs != 0) ReleaseFrameRefs(R, self, A, C);
+    if (A != 0) {
+      for (uint32_t i = 0; i < C; ++i) R[i] = R[A + i];
+    }
+    const uint32_t top =
+        callee->num_registers > self->num_registers ? callee->num_registers : self->num_registers;
+    for (uint32_t i = C; i < top; ++i) R[i] = 0;
+    if (fp->closure != nullptr) {
+      heap_.Release(fp->closure);
+      fp->closure = nullptr;
+    }
+    fp->fn = callee;
+    pc = callee->code;
+    ++calls_;
+    DISPATCH();
+  }
+  CASE(TAILCALLC) {
+    Object* closure = AsObject(RB);
+    const FuncInfo* callee = funcs + closure->function;
+    const FuncInfo* self = fp->fn;
+    if (ABSL_PREDICT_FALSE(C != callee->num_params)) {
+      RAISE(RuntimeErrorId::kBadCall, "a closure called with the wrong number of arguments");
+    }
+    if (ABSL_PREDICT_FALSE(fp->base + callee->num_registers + 1 > stack_capacity_ ||
+                           interrupt_.load(std::memory_order_relaxed))) {
+      SAVE();
+      if (!PrepareCall(fp->base + callee->num_registers + 1)) goto fail;
+      RELOAD();
+    }
+    RB = 0;  // moved into the frame
+    if (self->num_refs != 0) ReleaseFrameRefs(R, self, A, C);
+    if (A != 0) {
+      for (uint32_t i = 0; i < C; ++i) R[i] = R[A + i];
+    }
+    const uint32_t top =
+        callee->num_registers > self->num_registers ? callee->num_registers : self->num_registers;
+    for (uint32_t i = C; i < top; ++i) R[i] = 0;
+    if (fp->closure != nullptr) heap_.Release(fp->closure);
+    fp->closure = closure;
+    fp->fn = callee;
+    pc = callee->code;
+    ++calls_;
+    DISPATCH();
+  }
+  CASE(RET) {
+    const Value v = RA;
+    const FuncInfo* self = fp->fn;
+    if (self->num_refs != 0) ReleaseFrameRefs(R, self, A, 1);
+    for (uint32_t i = 0; i < self->num_registers; ++i) R[i] = 0;
+    if (fp->closure != nullptr) heap_.Release(fp->closure);
+    if (ABSL_PREDICT_FALSE(fp->boundary)) {
+      last_result_is_ref_ = A < self->num_registers && self->is_ref[A];
+      depth_ = static_cast<size_t>(fp - frames_);
+      instructions_ += count;
+      *result = v;
+      return true;
+    }
+    R[0] = v;
+    --fp;
+    R = stack_ + fp->base;
+    pc = fp->pc;
+    DISPATCH();
+  }
+
+  // ---- Closures, tuples, arrays ----
+  CASE(CLOSURE) {
+    const uint8_t* capture_is_ref = funcs[B].capture_is_ref.data();
+    Object* c = heap_.NewClosure(B, C);
+    if (ABSL_PREDICT_FALSE(c == nullptr)) {
+      // R(a) may hold a plain capture in a reference register: clear the
+      // plain ones so that unwinding releases only references.
+      for (uint32_t i = 0; i < C; ++i) {
+        if (!capture_is_ref[i]) R[A + i] = 0;
+      }
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    Value* slots = Slots(c);
+    uint8_t* mask = Mask(c);
+    for (uint32_t i = 0; i < C; ++i) {
+      slots[i] = R[A + i];
+      mask[i] = capture_is_ref[i];
+      R[A + i] = 0;
+    }
+    RA = FromObject(c);
+    DISPATCH();
+  }
+  CASE(GETCAP) {
+    const Object* c = fp->closure;
+    Value v = Slots(c)[B];
+    if (Mask(c)[B]) Retain(v);
+    RA = v;
+    DISPATCH();
+  }
+  CASE(TUPLE) {
+    const std::vector<uint8_t>& field_refs = tuple_masks_[C];
+    const uint32_t n = static_cast<uint32_t>(field_refs.size());
+    Object* t = heap_.NewTuple(n);
+    if (ABSL_PREDICT_FALSE(t == nullptr)) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    Value* slots = Slots(t);
+    uint8_t* mask = Mask(t);
+    for (uint32_t i = 0; i < n; ++i) {
+      slots[i] = R[B + i];
+      if (field_refs[i]) {
+        mask[i] = 1;
+        R[B + i] = 0;
+      }
+    }
+    RA = FromObject(t);
+    DISPATCH();
+  }
+  CASE(FIELD) {
+    const Object* t = AsObject(RB);
+    Value v = Slots(t)[C];
+    if (Mask(t)[C]) Retain(v);
+    RA = v;
+    DISPATCH();
+  }
+  CASE(ARRAY) {
+    Object* arr = heap_.NewArray(C, ins.x != 0);
+    if (ABSL_PREDICT_FALSE(arr == nullptr)) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    Value* slots = Slots(arr);
+    for (uint32_t i = 0; i < C; ++i) slots[i] = R[B + i];
+    if (ins.x) {
+      for (uint32_t i = 0; i < C; ++i) R[B + i] = 0;
+    }
+    RA = FromObject(arr);
+    DISPATCH();
+  }
+  CASE(INDEX) {
+    const Object* arr = AsObject(RB);
+    const int64_t i = AsInt(RC);
+    if (ABSL_PREDICT_FALSE(static_cast<uint64_t>(i) >= arr->length)) {
+      RAISE(RuntimeErrorId::kIndexOutOfBounds, i, arr->length);
+    }
+    Value v = Slots(arr)[i];
+    if (arr->elements_are_refs) Retain(v);
+    RA = v;
+    DISPATCH();
+  }
+  CASE(LEN) {
+    RA = FromInt(static_cast<int64_t>(AsObject(RB)->length));
+    DISPATCH();
+  }
+
+  // ---- Output ----
+  CASE(PRINT) {
+    AppendValue(&out_, RA, B, *module_);
+    out_.push_back('\n');
+    if (out_.size() >= (1 << 16)) FlushOutput();
+    DISPATCH();
+  }
+  CASE(STR) {
+    Object* s = StrOf(RB, C);
+    if (ABSL_PREDICT_FALSE(s == nullptr)) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    RA = FromObject(s);
+    DISPATCH();
+  }
+
+#ifndef ALEA_COMPUTED_GOTO
+}  // switch
+}  // for
+#endif
+
+fail :
+    // State was saved by whoever jumped here; the failing instruction is pc - 1.
+    Locate(fp->fn, fp->pc - 1);
+Unwind();
+(void)types;
+return false;
+
+#undef SAVE
+#undef RELOAD
+#undef RAISE
+#undef A
+#undef B
+#undef C
+#undef RA
+#undef RB
+#undef RC
+#undef CASE
+#undef DISPATCH
+}
+
+}  // namespace alea::vm

@@ -1,0 +1,76 @@
+// The interface between the VM and native functions (stdlib/, hosts).
+#ifndef ALEA_VM_NATIVE_H_
+#define ALEA_VM_NATIVE_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "vm/bytecode.h"
+#include "vm/heap.h"
+#include "vm/runtime_error.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+
+class Vm;
+class NativeContext;
+
+// A native's arguments are borrowed (args[0..arity)); its result is owned.
+// On failure it returns the Status that NativeContext::Fail, OutOfMemory or a
+// failed Call gave it, after releasing what it allocated.
+using NativeFn = absl::StatusOr<Value> (*)(NativeContext& ctx, const Value* args);
+
+inline constexpr int kMaxNativeArity = 8;
+
+struct NativeEntry {
+  const char* name;  // as in vm/natives.def
+  int arity;         // <= kMaxNativeArity
+  NativeFn fn;
+};
+
+class NativeContext {
+ public:
+  Heap& heap();
+  const Module& module() const;
+
+  // From the calling function's register map: whether argument i (0-based)
+  // and the result hold references.
+  bool arg_is_reference(int i) const;
+  bool result_is_reference() const;
+  // A `type` argument (an Int holding a T index); out-of-range indexes (only
+  // malformed bytecode has them) read as Int.
+  const TypeDesc& type(Value index) const;
+  uint32_t type_index(Value index) const;
+
+  // Calls closure `f` (borrowed) on `args`, which are moved in: retain a
+  // borrowed reference before passing it. On failure the error is recorded
+  // and every argument has been released.
+  absl::StatusOr<Value> Call(Value f, absl::Span<const Value> args);
+
+  // Records a run-time error, located at the CALLN, and returns the Status to
+  // return.
+  template <typename... Args>
+  absl::Status Fail(RuntimeErrorId id, const Args&... args) {
+    return Fail(MakeRuntimeError(id, args...));
+  }
+  absl::Status Fail(RuntimeError error);
+  absl::Status OutOfMemory();  // after the Heap refused an allocation
+
+  // Allocation that reports the error itself.
+  absl::StatusOr<Object*> NewArray(uint64_t length, bool elements_are_refs);
+  absl::StatusOr<Object*> NewTuple(uint64_t fields);
+  absl::StatusOr<Object*> NewStr(absl::string_view text);
+
+ private:
+  friend class Vm;
+  NativeContext(Vm* vm, uint16_t a) : vm_(vm), a_(a) {}
+  Vm* vm_;
+  uint16_t a_;  // the CALLN's result register; arguments follow it
+};
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_NATIVE_H_

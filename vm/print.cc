@@ -1,0 +1,175 @@
+#include "vm/print.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <system_error>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+
+namespace alea::vm {
+
+void AppendFloat(std::string* out, double d) {
+  if (std::isnan(d)) {
+    out->append("nan");
+    return;
+  }
+  if (std::isinf(d)) {
+    out->append(d < 0 ? "-inf" : "inf");
+    return;
+  }
+  // Scientific form gives the shortest round-trip digits and the exponent
+  // without guessing; Python's layout is then applied to them.
+  char buf[64];
+  std::to_chars_result r =
+      std::to_chars(buf, buf + sizeof(buf) - 1, d, std::chars_format::scientific);
+  *r.ptr = '\0';  // for atoi below
+  const char* p = buf;
+  const char* end = r.ptr;
+  if (*p == '-') {
+    out->push_back('-');
+    ++p;
+  }
+  char digits[32];
+  int n = 0;
+  while (p < end && *p != 'e') {
+    if (*p != '.') digits[n++] = *p;
+    ++p;
+  }
+  int exponent = std::atoi(p + 1);  // "e+16" -> 16, "e-05" -> -5
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      out->append("0.");
+      out->append(static_cast<size_t>(-exponent - 1), '0');
+      out->append(digits, n);
+    } else if (n <= exponent + 1) {
+      out->append(digits, n);
+      out->append(static_cast<size_t>(exponent + 1 - n), '0');
+      out->append(".0");
+    } else {
+      out->append(digits, exponent + 1);
+      out->push_back('.');
+      out->append(digits + exponent + 1, n - exponent - 1);
+    }
+    return;
+  }
+  out->push_back(digits[0]);
+  if (n > 1) {
+    out->push_back('.');
+    out->append(digits + 1, n - 1);
+  }
+  out->push_back('e');
+  out->push_back(exponent < 0 ? '-' : '+');
+  int magnitude = std::abs(exponent);
+  if (magnitude < 10) out->push_back('0');
+  absl::StrAppend(out, magnitude);
+}
+
+std::string FormatFloat(double d) {
+  std::string s;
+  AppendFloat(&s, d);
+  return s;
+}
+
+namespace {
+
+void AppendQuoted(std::string* out, absl::string_view s) {
+  out->push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      default:
+        out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+struct Pending {
+  const Object* container;
+  uint32_t type;
+  uint64_t next;
+};
+
+}  // namespace
+
+void AppendValue(std::string* out, Value v, uint32_t type, const Module& module) {
+  absl::InlinedVector<Pending, 8> stack;
+  bool top = true;
+  for (;;) {
+    // Print `v` of `type`, or open it.
+    const TypeDesc& t = module.types[type];
+    switch (t.kind) {
+      case TypeDesc::Kind::kInt:
+        absl::StrAppend(out, AsInt(v));
+        break;
+      case TypeDesc::Kind::kFloat:
+        AppendFloat(out, AsFloat(v));
+        break;
+      case TypeDesc::Kind::kBool:
+        out->append(v ? "true" : "false");
+        break;
+      case TypeDesc::Kind::kUnit:
+        out->append("()");
+        break;
+      case TypeDesc::Kind::kStr:
+        if (top) {
+          {
+            absl::string_view s = StrView(AsObject(v));
+            out->append(s.data(), s.size());
+          }
+        } else {
+          AppendQuoted(out, StrView(AsObject(v)));
+        }
+        break;
+      case TypeDesc::Kind::kFunction: {
+        const Object* c = AsObject(v);
+        if (c != nullptr && c->function < module.functions.size()) {
+          absl::StrAppend(out, "<fn ", module.functions[c->function].name, ">");
+        } else {
+          out->append("<fn>");
+        }
+        break;
+      }
+      case TypeDesc::Kind::kTuple:
+        out->push_back('(');
+        stack.push_back({AsObject(v), type, 0});
+        break;
+      case TypeDesc::Kind::kArray:
+        out->push_back('[');
+        stack.push_back({AsObject(v), type, 0});
+        break;
+    }
+    top = false;
+    // Find the next value to print, closing finished containers.
+    for (;;) {
+      if (stack.empty()) return;
+      Pending& p = stack.back();
+      const TypeDesc& pt = module.types[p.type];
+      if (p.next == p.container->length) {
+        out->push_back(pt.kind == TypeDesc::Kind::kTuple ? ')' : ']');
+        stack.pop_back();
+        continue;
+      }
+      if (p.next > 0) out->append(", ");
+      v = Slots(p.container)[p.next];
+      type = pt.kind == TypeDesc::Kind::kTuple ? pt.children[p.next] : pt.children[0];
+      ++p.next;
+      break;
+    }
+  }
+}
+
+}  // namespace alea::vm

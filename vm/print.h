@@ -1,0 +1,26 @@
+// The text of values, exactly as LANGUAGE.md "Printing" says; shared by PRINT,
+// STR and the natives.
+#ifndef ALEA_VM_PRINT_H_
+#define ALEA_VM_PRINT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "vm/bytecode.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+
+// Python's repr of a double: shortest round-trip digits, fixed notation when
+// the decimal exponent is in [-4, 16), otherwise `d.ddde+XX`.
+void AppendFloat(std::string* out, double d);
+std::string FormatFloat(double d);
+
+// Appends `v` of type T(type). A Str at top level is raw; inside a container
+// it is quoted with `\"`, `\\`, `\n` and `\t` escaped (other bytes are copied
+// as they are). Iterative: any nesting depth is safe.
+void AppendValue(std::string* out, Value v, uint32_t type, const Module& module);
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_PRINT_H_

@@ -1,0 +1,520 @@
+#include "vm/vm.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "vm/print.h"
+
+namespace alea::vm {
+namespace {
+
+constexpr size_t kInitialStack = 1 << 12;
+constexpr size_t kInitialFrames = 1 << 8;
+constexpr size_t kOutputChunk = 1 << 16;
+
+absl::Status Malformed(absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("malformed module: ", what));
+}
+
+}  // namespace
+
+Vm::Vm(Limits limits) : limits_(limits), heap_(limits.max_heap_bytes) {
+  if (limits_.max_call_depth == 0) limits_.max_call_depth = 1;
+  sink_ = [](absl::string_view s) {
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    std::fflush(stdout);
+  };
+}
+
+Vm::~Vm() {
+  FlushOutput();
+  Unload();
+  std::free(stack_);
+  std::free(frames_);
+}
+
+void Vm::AddNatives(absl::Span<const NativeEntry> natives) {
+  for (const NativeEntry& e : natives) {
+    if (e.arity < 0 || e.arity > kMaxNativeArity) continue;  // cannot be called
+    native_table_.push_back({e.name, BoundNative{e.fn, e.arity}});
+  }
+}
+
+void Vm::Unload() {
+  for (size_t i = 0; i < globals_.size(); ++i) {
+    if (global_is_ref_[i] && globals_[i] != 0) heap_.ReleaseValue(globals_[i]);
+  }
+  for (Value s : strings_) heap_.ReleaseValue(s);
+  for (Object* c : fn_closures_) {
+    if (c != nullptr) heap_.Release(c);
+  }
+  globals_.clear();
+  global_is_ref_.clear();
+  strings_.clear();
+  fn_closures_.clear();
+  funcs_.clear();
+  natives_.clear();
+  tuple_masks_.clear();
+  module_.reset();
+}
+
+absl::Status Vm::Load(const Module& module) {
+  Unload();
+  error_.reset();
+  auto m = std::make_unique<Module>(module);
+  for (const std::string& name : m->natives) {
+    auto it = std::find_if(native_table_.rbegin(), native_table_.rend(),
+                           [&](const auto& e) { return e.first == name; });
+    if (it == native_table_.rend()) {
+      return absl::NotFoundError(absl::StrCat("unknown native function `", name, "`"));
+    }
+    natives_.push_back(it->second);
+  }
+  for (const TypeDesc& t : m->types) {
+    for (uint32_t c : t.children) {
+      if (c >= m->types.size()) return Malformed("a type refers to a missing type");
+    }
+    if (t.kind == TypeDesc::Kind::kArray && t.children.size() != 1) {
+      return Malformed("an array type needs one element type");
+    }
+  }
+  tuple_masks_.resize(m->types.size());
+  for (size_t i = 0; i < m->types.size(); ++i) {
+    const TypeDesc& t = m->types[i];
+    if (t.kind != TypeDesc::Kind::kTuple) continue;
+    for (uint32_t c : t.children) tuple_masks_[i].push_back(m->types[c].is_reference() ? 1 : 0);
+  }
+  for (const Global& g : m->globals) {
+    if (g.type >= m->types.size()) return Malformed("a global has a missing type");
+  }
+  funcs_.resize(m->functions.size());
+  for (size_t i = 0; i < m->functions.size(); ++i) {
+    const Function& f = m->functions[i];
+    FuncInfo& info = funcs_[i];
+    if (f.num_params > f.num_registers) return Malformed("more parameters than registers");
+    if (f.code.empty()) return Malformed(absl::StrCat("function `", f.name, "` has no code"));
+    info.code = f.code.data();
+    info.num_params = f.num_params;
+    info.num_registers = f.num_registers;
+    info.refs = f.reference_registers.data();
+    info.num_refs = static_cast<uint32_t>(f.reference_registers.size());
+    info.is_ref.assign(f.num_registers, 0);
+    info.index = static_cast<uint32_t>(i);
+    for (uint16_t r : f.reference_registers) {
+      if (r >= f.num_registers) return Malformed("a reference register is out of range");
+      info.is_ref[r] = 1;
+    }
+    info.capture_is_ref.assign(f.num_captures, 0);
+    for (uint16_t c : f.reference_captures) {
+      if (c >= f.num_captures) return Malformed("a reference capture is out of range");
+      info.capture_is_ref[c] = 1;
+    }
+  }
+  module_ = std::move(m);
+  if (absl::Status s = Verify(); !s.ok()) {
+    Unload();
+    return s;
+  }
+  for (const std::string& s : module_->strings) {
+    Object* o = heap_.NewStr(s);
+    if (o == nullptr) {
+      Unload();
+      return absl::ResourceExhaustedError("out of memory budget loading string constants");
+    }
+    strings_.push_back(FromObject(o));
+  }
+  fn_closures_.assign(module_->functions.size(), nullptr);
+  globals_.assign(module_->globals.size(), 0);
+  for (const Global& g : module_->globals) {
+    global_is_ref_.push_back(module_->types[g.type].is_reference() ? 1 : 0);
+  }
+  return absl::OkStatus();
+}
+
+// Checks every index an instruction uses into the module's tables, so that a
+// buggy compiler gets an error rather than a wild read. Register operands are
+// left to the full verifier (a later issue, with `.aleac`).
+absl::Status Vm::Verify() const {
+  const Module& m = *module_;
+  auto check_fn = [&](int32_t index, const char* what) -> absl::Status {
+    if (index < -1 || index >= static_cast<int32_t>(m.functions.size())) {
+      return Malformed(absl::StrCat(what, " is not a function"));
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = check_fn(m.init, "init"); !s.ok()) return s;
+  if (absl::Status s = check_fn(m.main, "main"); !s.ok()) return s;
+  if (m.init >= 0 && m.functions[m.init].num_params != 0) return Malformed("init takes arguments");
+  if (m.main >= 0 && m.functions[m.main].num_params != (m.main_takes_args ? 1 : 0)) {
+    return Malformed("main has the wrong number of parameters");
+  }
+  for (const Function& f : m.functions) {
+    const int64_t n = static_cast<int64_t>(f.code.size());
+    for (int64_t pc = 0; pc < n; ++pc) {
+      const Instr& in = f.code[pc];
+      auto bad = [&](absl::string_view why) {
+        return Malformed(absl::StrCat("`", f.name, "` pc ", pc, ": ", why));
+      };
+      if (static_cast<int>(in.op) >= kOpCount) return bad("unknown opcode");
+      int64_t target = 0;
+      bool jumps = false;
+      switch (in.op) {
+        case Op::LOADK:
+          if (in.b >= m.constants.size()) return bad("constant index out of range");
+          break;
+        case Op::LOADS:
+          if (in.b >= m.strings.size()) return bad("string index out of range");
+          break;
+        case Op::LOADG:
+        case Op::STOREG:
+          if (in.b >= m.globals.size()) return bad("global index out of range");
+          break;
+        case Op::LOADFN:
+          if (in.b >= m.functions.size()) return bad("function index out of range");
+          break;
+        case Op::CLOSURE:
+          if (in.b >= m.functions.size()) return bad("function index out of range");
+          if (in.c != m.functions[in.b].num_captures) return bad("wrong number of captures");
+          break;
+        case Op::GETCAP:
+          if (in.b >= f.num_captures) return bad("capture index out of range");
+          break;
+        case Op::CALL:
+        case Op::TAILCALL:
+          if (in.b >= m.functions.size()) return bad("function index out of range");
+          if (in.c != m.functions[in.b].num_params) return bad("wrong number of arguments");
+          break;
+        case Op::CALLN:
+          if (in.b >= natives_.size()) return bad("native index out of range");
+          if (in.c != natives_[in.b].arity) return bad("wrong number of native arguments");
+          break;
+        case Op::EQ_V:
+        case Op::LT_V:
+        case Op::LE_V:
+        case Op::STR:
+          if (in.c >= m.types.size()) return bad("type index out of range");
+          break;
+        case Op::TUPLE:
+          if (in.c >= m.types.size() || m.types[in.c].kind != TypeDesc::Kind::kTuple) {
+            return bad("TUPLE needs a tuple type");
+          }
+          break;
+        case Op::PRINT:
+          if (in.b >= m.types.size()) return bad("type index out of range");
+          break;
+        case Op::JMP:
+        case Op::JMPIF:
+        case Op::JMPIFNOT:
+          target = pc + 1 + in.sbx();
+          jumps = true;
+          break;
+        case Op::JLT_I:
+        case Op::JLE_I:
+        case Op::JEQ_I:
+        case Op::JNE_I:
+          target = pc + 1 + in.sc();
+          jumps = true;
+          break;
+        default:
+          break;
+      }
+      if (jumps && (target < 0 || target >= n)) {
+        return bad("jump target out of range");
+      }
+    }
+    const Op last = f.code.back().op;
+    if (last != Op::RET && last != Op::JMP && last != Op::TAILCALL && last != Op::TAILCALLC) {
+      return Malformed(absl::StrCat("`", f.name, "` can run past its last instruction"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void Vm::SetError(RuntimeError e) { error_ = std::move(e); }
+
+void Vm::RaiseOutOfMemory() {
+  if (heap_.last_failure_was_budget()) {
+    Raise(RuntimeErrorId::kOutOfMemoryBudget, heap_.max_bytes());
+  } else {
+    Raise(RuntimeErrorId::kOutOfMemory, heap_.last_failed_bytes());
+  }
+}
+
+void Vm::Locate(const FuncInfo* f, const Instr* instr) {
+  if (!error_ || error_->located) return;
+  error_->located = true;
+  const Function& fn = module_->functions[f->index];
+  const uint32_t pc = static_cast<uint32_t>(instr - f->code);
+  auto it = std::upper_bound(fn.lines.begin(), fn.lines.end(), pc,
+                             [](uint32_t p, const LineEntry& e) { return p < e.pc; });
+  if (it != fn.lines.begin()) error_->location = std::prev(it)->location;
+}
+
+bool Vm::GrowStack(size_t needed) {
+  size_t cap = std::max(stack_capacity_ * 2, std::max(needed + 256, kInitialStack));
+  auto* s = static_cast<Value*>(std::realloc(stack_, cap * sizeof(Value)));
+  if (s == nullptr) {
+    Raise(RuntimeErrorId::kOutOfMemory, cap * sizeof(Value));
+    return false;
+  }
+  std::memset(s + stack_capacity_, 0, (cap - stack_capacity_) * sizeof(Value));
+  stack_ = s;
+  stack_capacity_ = cap;
+  return true;
+}
+
+bool Vm::PrepareCall(size_t needed_top) {
+  if (interrupt_.exchange(false, std::memory_order_relaxed)) {
+    Raise(RuntimeErrorId::kInterrupted);
+    return false;
+  }
+  if (depth_ >= frame_capacity_) {
+    if (depth_ >= limits_.max_call_depth) {
+      Raise(RuntimeErrorId::kStackOverflow, limits_.max_call_depth);
+      return false;
+    }
+    size_t cap =
+        std::min<uint64_t>(std::max(frame_capacity_ * 2, kInitialFrames), limits_.max_call_depth);
+    auto* f = static_cast<Frame*>(std::realloc(frames_, cap * sizeof(Frame)));
+    if (f == nullptr) {
+      Raise(RuntimeErrorId::kOutOfMemory, cap * sizeof(Frame));
+      return false;
+    }
+    frames_ = f;
+    frame_capacity_ = cap;
+  }
+  if (needed_top > stack_capacity_) return GrowStack(needed_top);
+  return true;
+}
+
+void Vm::ReleaseFrameRefs(Value* r, const FuncInfo* f, int keep_from, int keep_count) {
+  for (uint32_t i = 0; i < f->num_refs; ++i) {
+    const int reg = f->refs[i];
+    if (reg >= keep_from && reg < keep_from + keep_count) continue;
+    if (r[reg] != 0) {
+      heap_.ReleaseValue(r[reg]);
+      r[reg] = 0;
+    }
+  }
+}
+
+void Vm::Unwind() {
+  while (depth_ > 0) {
+    Frame& f = frames_[depth_ - 1];
+    Value* r = stack_ + f.base;
+    ReleaseFrameRefs(r, f.fn, 0, 0);
+    std::memset(r, 0, f.fn->num_registers * sizeof(Value));
+    if (f.closure != nullptr) heap_.Release(f.closure);
+    const bool boundary = f.boundary;
+    --depth_;
+    if (boundary) break;
+  }
+}
+
+bool Vm::Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, Value* result,
+                bool* result_is_ref) {
+  const FuncInfo* f = &funcs_[index];
+  auto drop = [&] {
+    for (size_t i = 0; i < args.size() && i < f->is_ref.size(); ++i) {
+      if (f->is_ref[i] && args[i] != 0) heap_.ReleaseValue(args[i]);
+    }
+    if (closure != nullptr) heap_.Release(closure);
+  };
+  if (args.size() != f->num_params) {
+    Raise(RuntimeErrorId::kBadCall, "a function called with the wrong number of arguments");
+    drop();
+    return false;
+  }
+  size_t base = 0;
+  if (depth_ > 0) {
+    const Frame& top = frames_[depth_ - 1];
+    base = top.base + top.fn->num_registers;
+  }
+  if (!PrepareCall(base + f->num_registers + 1)) {
+    drop();
+    return false;
+  }
+  Value* r = stack_ + base;
+  std::memset(r, 0, f->num_registers * sizeof(Value));
+  for (size_t i = 0; i < args.size(); ++i) r[i] = args[i];
+  frames_[depth_++] = Frame{f, f->code, base, closure, true};
+  ++calls_;
+  const bool ok = Execute(result);
+  if (ok) *result_is_ref = last_result_is_ref_;
+  return ok;
+}
+
+Object* Vm::LoadFnClosure(uint32_t index) {
+  Object*& c = fn_closures_[index];
+  if (c == nullptr) {
+    c = heap_.NewClosure(index, 0);
+    if (c == nullptr) return nullptr;
+  }
+  ++c->refcount;
+  return c;
+}
+
+bool Vm::CallNative(uint32_t index, uint16_t a, Value* result) {
+  const BoundNative& native = natives_[index];
+  // A copy: the register stack may move if the native calls back.
+  Value args[kMaxNativeArity];
+  const Value* r = stack_ + frames_[depth_ - 1].base;
+  for (int i = 0; i < native.arity; ++i) args[i] = r[a + 1 + i];
+  NativeContext ctx(this, a);
+  absl::StatusOr<Value> v = native.fn(ctx, args);
+  if (!v.ok()) {
+    if (!error_) Raise(RuntimeErrorId::kBadCall, v.status().message());
+    return false;
+  }
+  *result = *v;
+  return true;
+}
+
+Object* Vm::StrOf(Value v, uint32_t type) {
+  std::string text;
+  AppendValue(&text, v, type, *module_);
+  return heap_.NewStr(text);
+}
+
+absl::Status Vm::RunMain(const std::vector<std::string>& args) {
+  if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
+  if (module_->main < 0) return absl::FailedPreconditionError("the module has no `main`");
+  error_.reset();
+  bool ok = true;
+  Value result = 0;
+  bool is_ref = false;
+  if (module_->init >= 0) {
+    ok = Invoke(static_cast<uint32_t>(module_->init), nullptr, {}, &result, &is_ref);
+    if (ok && is_ref && result != 0) heap_.ReleaseValue(result);
+  }
+  if (ok) {
+    std::vector<Value> main_args;
+    if (module_->main_takes_args) {
+      Object* array = heap_.NewArray(args.size(), true);
+      for (size_t i = 0; array != nullptr && i < args.size(); ++i) {
+        Object* s = heap_.NewStr(args[i]);
+        if (s == nullptr) {
+          heap_.Release(array);
+          array = nullptr;
+          break;
+        }
+        Slots(array)[i] = FromObject(s);
+      }
+      if (array == nullptr) {
+        RaiseOutOfMemory();
+        ok = false;
+      }
+      main_args.push_back(FromObject(array));
+    }
+    if (ok) ok = Invoke(static_cast<uint32_t>(module_->main), nullptr, main_args, &result, &is_ref);
+    if (ok && is_ref && result != 0) heap_.ReleaseValue(result);
+  }
+  FlushOutput();
+  if (ok) return absl::OkStatus();
+  const std::string& msg = error_->message;
+  switch (error_->id) {
+    case RuntimeErrorId::kStackOverflow:
+    case RuntimeErrorId::kNativeNesting:
+    case RuntimeErrorId::kOutOfMemory:
+    case RuntimeErrorId::kOutOfMemoryBudget:
+      return absl::ResourceExhaustedError(msg);
+    case RuntimeErrorId::kInterrupted:
+      return absl::CancelledError(msg);
+    default:
+      return absl::AbortedError(msg);
+  }
+}
+
+void Vm::FlushOutput() {
+  if (out_.empty()) return;
+  sink_(out_);
+  out_.clear();
+}
+
+Stats Vm::stats() const {
+  Stats s;
+  s.instructions = instructions_;
+  s.calls = calls_;
+  s.allocations = heap_.allocations();
+  s.peak_heap_bytes = heap_.peak_bytes();
+  s.heap_bytes_live = heap_.bytes_live();
+  return s;
+}
+
+// ---- NativeContext ----
+
+Heap& NativeContext::heap() { return vm_->heap_; }
+const Module& NativeContext::module() const { return *vm_->module_; }
+
+bool NativeContext::arg_is_reference(int i) const {
+  const Vm::Frame& f = vm_->frames_[vm_->depth_ - 1];
+  const size_t reg = size_t{a_} + 1 + i;
+  return reg < f.fn->is_ref.size() && f.fn->is_ref[reg];
+}
+
+bool NativeContext::result_is_reference() const {
+  const Vm::Frame& f = vm_->frames_[vm_->depth_ - 1];
+  return a_ < f.fn->is_ref.size() && f.fn->is_ref[a_];
+}
+
+uint32_t NativeContext::type_index(Value index) const {
+  return index < vm_->module_->types.size() ? static_cast<uint32_t>(index) : 0;
+}
+
+const TypeDesc& NativeContext::type(Value index) const {
+  static const TypeDesc kInt;
+  return index < vm_->module_->types.size() ? vm_->module_->types[index] : kInt;
+}
+
+absl::Status NativeContext::Fail(RuntimeError error) {
+  vm_->SetError(std::move(error));
+  return absl::AbortedError(vm_->error_->message);
+}
+
+absl::Status NativeContext::OutOfMemory() {
+  vm_->RaiseOutOfMemory();
+  return absl::ResourceExhaustedError(vm_->error_->message);
+}
+
+absl::StatusOr<Object*> NativeContext::NewArray(uint64_t length, bool elements_are_refs) {
+  Object* o = vm_->heap_.NewArray(length, elements_are_refs);
+  if (o == nullptr) return OutOfMemory();
+  return o;
+}
+
+absl::StatusOr<Object*> NativeContext::NewTuple(uint64_t fields) {
+  Object* o = vm_->heap_.NewTuple(fields);
+  if (o == nullptr) return OutOfMemory();
+  return o;
+}
+
+absl::StatusOr<Object*> NativeContext::NewStr(absl::string_view text) {
+  Object* o = vm_->heap_.NewStr(text);
+  if (o == nullptr) return OutOfMemory();
+  return o;
+}
+
+absl::StatusOr<Value> NativeContext::Call(Value f, absl::Span<const Value> args) {
+  Object* closure = AsObject(f);
+  const uint32_t index = closure->function;
+  if (vm_->native_nesting_ >= vm_->limits_.max_native_nesting) {
+    const Vm::FuncInfo& fi = vm_->funcs_[index];
+    for (size_t i = 0; i < args.size() && i < fi.is_ref.size(); ++i) {
+      if (fi.is_ref[i] && args[i] != 0) vm_->heap_.ReleaseValue(args[i]);
+    }
+    return Fail(RuntimeErrorId::kNativeNesting, vm_->limits_.max_native_nesting);
+  }
+  ++closure->refcount;  // the frame owns one reference while it runs
+  ++vm_->native_nesting_;
+  Value result = 0;
+  bool is_ref = false;
+  const bool ok = vm_->Invoke(index, closure, args, &result, &is_ref);
+  --vm_->native_nesting_;
+  if (!ok) return absl::AbortedError(vm_->error_->message);
+  return result;
+}
+
+}  // namespace alea::vm

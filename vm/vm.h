@@ -1,0 +1,178 @@
+// The virtual machine: loads a Module, binds its natives, runs it.
+//
+//   alea::vm::Vm vm(alea::vm::Limits{});
+//   vm.AddNatives(alea::stdlib::Natives());
+//   absl::Status s = vm.Load(module);
+//   if (s.ok()) s = vm.RunMain(args);
+//   if (const alea::vm::RuntimeError* e = vm.last_error()) { ...render e... }
+//
+// A Vm is not thread-safe (one thread runs it), except Interrupt(). Several
+// Vms may run on several threads at once: they share nothing.
+#ifndef ALEA_VM_VM_H_
+#define ALEA_VM_VM_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "vm/bytecode.h"
+#include "vm/heap.h"
+#include "vm/native.h"
+#include "vm/runtime_error.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+
+struct Limits {
+  // Frames of non-tail calls (main's frame counts one); a tail call reuses its
+  // frame. Past it: "stack overflow: more than N nested calls".
+  uint64_t max_call_depth = 1'000'000;
+  // Bytes of live heap objects; 0 = unlimited.
+  uint64_t max_heap_bytes = 0;
+  // Natives that call closures (`map`, `fold`...) re-enter the interpreter on
+  // the machine stack; this bounds how deeply they may nest.
+  uint32_t max_native_nesting = 1000;
+};
+
+struct Stats {
+  uint64_t instructions = 0;  // every instruction dispatched
+  uint64_t calls = 0;         // non-tail calls, tail calls and closure calls
+  uint64_t allocations = 0;   // heap objects created
+  uint64_t peak_heap_bytes = 0;
+  uint64_t heap_bytes_live = 0;
+};
+
+class Vm {
+ public:
+  explicit Vm(Limits limits = {});
+  ~Vm();
+  Vm(const Vm&) = delete;
+  Vm& operator=(const Vm&) = delete;
+
+  // Makes natives available to modules loaded afterwards (stdlib::Natives()
+  // has the whole standard library). A later entry of the same name wins.
+  void AddNatives(absl::Span<const NativeEntry> natives);
+
+  // Copies the module, binds its natives by name (an unknown name or a wrong
+  // arity is an error), creates its string constants, and checks its indexes
+  // (functions, constants, natives, types, jump targets). Replaces any module
+  // loaded before, releasing its globals.
+  absl::Status Load(const Module& module);
+
+  // Runs F(init) (if any), then F(main), passing `args` as an [Str] when
+  // Module::main_takes_args. Output is flushed before this returns, so text
+  // printed before a run-time error is written before the error is reported.
+  // A run-time error is returned as a Status (its message) and in detail by
+  // last_error(); the Vm stays usable.
+  absl::Status RunMain(const std::vector<std::string>& args);
+
+  // The error of the last RunMain, or nullptr when it succeeded.
+  const RuntimeError* last_error() const { return error_ ? &*error_ : nullptr; }
+
+  Stats stats() const;
+
+  // Thread-safe: the running program stops with "interrupted" at its next call
+  // or backward jump. The request is consumed by the error it causes.
+  void Interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+
+  // Where PRINT's text goes (default: stdout). The VM buffers and calls the
+  // sink with large chunks, and at the end of each RunMain.
+  void SetOutput(std::function<void(absl::string_view)> sink) { sink_ = std::move(sink); }
+  void FlushOutput();
+
+  const Module* module() const { return module_.get(); }
+
+ private:
+  friend class NativeContext;
+
+  // Per-function facts the interpreter needs, derived once at Load.
+  struct FuncInfo {
+    const Instr* code = nullptr;
+    uint16_t num_params = 0;
+    uint16_t num_registers = 0;
+    const uint16_t* refs = nullptr;  // reference registers
+    uint32_t num_refs = 0;
+    std::vector<uint8_t> is_ref;          // per register
+    std::vector<uint8_t> capture_is_ref;  // per capture
+    uint32_t index = 0;
+  };
+  struct Frame {
+    const FuncInfo* fn;
+    const Instr* pc;  // where this frame resumes (saved when it calls out)
+    size_t base;      // index of R(0) in the register stack
+    Object* closure;  // owned; null for a direct call
+    bool boundary;    // returning from it returns to C++ (Invoke)
+  };
+  struct BoundNative {
+    NativeFn fn;
+    int arity;
+  };
+
+  void Unload();
+  absl::Status Verify() const;
+
+  // Runs function `index` (with `closure`, owned, or null) on `args` (owned,
+  // moved in) on top of the current frames, to completion. false: error_ is
+  // set and everything the call owned has been released.
+  bool Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, Value* result,
+              bool* result_is_ref);
+  bool Execute(Value* result);  // interpreter.cc
+
+  // Slow paths of a call: interrupt, frame and register stack growth.
+  bool PrepareCall(size_t needed_top);
+  bool GrowStack(size_t needed);
+  void Unwind();  // releases every frame down to and including a boundary frame
+  void ReleaseFrameRefs(Value* r, const FuncInfo* f, int keep_from, int keep_count);
+
+  template <typename... Args>
+  void Raise(RuntimeErrorId id, const Args&... args) {
+    SetError(MakeRuntimeError(id, args...));
+  }
+  void SetError(RuntimeError e);
+  void RaiseOutOfMemory();
+  void Locate(const FuncInfo* f, const Instr* instr);
+  Object* LoadFnClosure(uint32_t index);
+  bool CallNative(uint32_t index, uint16_t a, Value* result);  // state saved by the caller
+  Object* StrOf(Value v, uint32_t type);                       // STR: null when out of memory
+
+  Limits limits_;
+  Heap heap_;
+  std::vector<std::pair<std::string, BoundNative>> native_table_;
+  std::unique_ptr<Module> module_;
+  std::vector<FuncInfo> funcs_;
+  std::vector<BoundNative> natives_;
+  std::vector<Value> strings_;        // one owned Str per string constant
+  std::vector<Object*> fn_closures_;  // LOADFN's capture-less closures, made once
+  std::vector<Value> globals_;
+  std::vector<uint8_t> global_is_ref_;
+  std::vector<std::vector<uint8_t>> tuple_masks_;  // per type: which fields are references
+
+  // Register stack: slots above the running frame's window are always null.
+  Value* stack_ = nullptr;
+  size_t stack_capacity_ = 0;
+  Frame* frames_ = nullptr;
+  size_t frame_capacity_ = 0;
+  size_t depth_ = 0;  // frames in use (valid whenever the interpreter calls out)
+  uint32_t native_nesting_ = 0;
+  bool last_result_is_ref_ = false;
+
+  std::optional<RuntimeError> error_;
+  std::atomic<bool> interrupt_{false};
+  uint64_t instructions_ = 0;
+  uint64_t calls_ = 0;
+
+  std::string out_;
+  std::function<void(absl::string_view)> sink_;
+};
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_VM_H_
