@@ -105,6 +105,7 @@ void ProgramCompiler::Drain() {
     PendingFn job = std::move(pending_.front());
     pending_.pop_front();
     FunctionCompiler fc(*this, job.subst, job.fn->name);
+    fc.self_index_ = job.index;
     if (!job.type_args.empty())
       fc.fn_.specialization = absl::StrCat("[", KeyOf(job.type_args), "]");
     if (job.fn->uses_rng) Unsupported("`uses rng`", job.fn->uses_rng_span);

@@ -150,6 +150,10 @@ class FunctionCompiler {
   // Polymorphic local lets: the instance keys used in the rest of their scope.
   std::optional<Span> last_line_;
   bool too_large_ = false;
+  // This function's index in the module when it is a top-level function
+  // instance (-1 for lambdas and the initializer): a tail call to itself
+  // becomes a jump back to its first instruction.
+  int self_index_ = -1;
 };
 
 // State shared by every function of one compilation.

@@ -107,7 +107,16 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     uint16_t n = static_cast<uint16_t>(args.size());
     if (dest.tail) {
       ReleaseRange(0, base, -1);
-      Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
+      if (f == self_index_) {
+        // A loop: the arguments become the parameters (same types, so the
+        // same register classes) and control restarts at the top, skipping
+        // the frame replacement a TAILCALL does. The backward jump still
+        // checks the interrupt flag.
+        for (int i = 0; i < n; ++i) Move(i, base + i, IsRefReg(base + i));
+        Emit(Instr::AsBx(Op::JMP, 0, -(static_cast<int32_t>(fn_.code.size()) + 1)), e.span);
+      } else {
+        Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
+      }
     } else {
       Emit(Instr::ABC(Op::CALL, base, static_cast<uint16_t>(f), n), e.span);
       int res = FixResult(base, e.type);

@@ -104,10 +104,18 @@ TEST(Lower, TypedOpcodes) {
 TEST(Lower, TailCalls) {
   vm::Module m = MustCompile(
       "fn loop(i, acc) = if i == 0 { acc } else { loop(i - 1, acc + i) }\n"
+      "fn even(n: Int) -> Bool = if n == 0 { true } else { odd(n - 1) }\n"
+      "fn odd(n: Int) -> Bool = if n == 0 { false } else { even(n - 1) }\n"
       "fn apply(f: (Int) -> Int, x: Int) -> Int = f(x)\n"
-      "fn main() { print((loop(10, 0), apply(|x| x, 1))) }\n");
-  EXPECT_EQ(Count(*Named(m, "loop")[0], Op::TAILCALL), 1);
-  EXPECT_EQ(Count(*Named(m, "loop")[0], Op::CALL), 0);
+      "fn main() { print((loop(10, 0), even(3), apply(|x| x, 1))) }\n");
+  // A tail call to the function itself is a jump back to its start.
+  const vm::Function& loop = *Named(m, "loop")[0];
+  EXPECT_EQ(Count(loop, Op::TAILCALL), 0);
+  EXPECT_EQ(Count(loop, Op::CALL), 0);
+  ASSERT_EQ(loop.code.back().op, Op::JMP);
+  EXPECT_EQ(loop.code.back().sbx(), -static_cast<int32_t>(loop.code.size()));
+  // Tail calls to other functions and to closures reuse the frame.
+  EXPECT_EQ(Count(*Named(m, "even")[0], Op::TAILCALL), 1);
   EXPECT_EQ(Count(*Named(m, "apply")[0], Op::TAILCALLC), 1);
 }
 
