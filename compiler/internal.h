@@ -122,6 +122,7 @@ class FunctionCompiler {
   void Binary(const Expr& e, Dest dest);
   void Unary(const Expr& e, Dest dest);
   void IndexExpr(const Expr& e, Dest dest);
+  void SliceExpr(const Expr& e, Dest dest);
   // The builtin a site resolves to in this specialization; nullopt after an error.
   std::optional<lang::BuiltinId> Resolve(const Expr& e, const std::string& name,
                                          std::vector<int>* param_of_arg);

@@ -233,6 +233,31 @@ void FunctionCompiler::IndexExpr(const Expr& e, Dest dest) {
   SetTop(mark);
 }
 
+void FunctionCompiler::SliceExpr(const Expr& e, Dest dest) {
+  std::optional<BuiltinId> id = Resolve(e, "[:]", nullptr);
+  if (!id) return Into(e, dest);
+  int r = Target(dest, e.type);
+  int mark = top_;
+  Operand xs = Eval(*e.lhs, SafeToBorrow(*e.lhs, {e.rhs.get(), e.third.get()}));
+  // An omitted bound is the start or the end (the end clamps to the length).
+  auto bound = [&](const lang::ExprPtr& b, int64_t omitted) {
+    if (b) return Eval(*b, true);
+    Operand o{Alloc(false), true};
+    LoadInt(o.reg, omitted);
+    return o;
+  };
+  Operand lo = bound(e.rhs, 0);
+  Operand hi = bound(e.third, INT64_MAX);
+  if (!ApplyBuiltin(*id, T(e.site_type), {xs.reg, lo.reg, hi.reg}, r, e.span)) {
+    pc_.Unsupported("tensor slicing", e.span);
+  }
+  Free(hi);
+  Free(lo);
+  Free(xs);
+  Done(dest, r);
+  SetTop(mark);
+}
+
 void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
   const Type* site = types::Resolve(T(e.site_type));
   std::optional<BuiltinId> id;
@@ -389,6 +414,8 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       return native("zip", {Elem(site->args[0]), Elem(site->args[1])});
     case BuiltinId::kAppend:
       return native("append", {Elem(site->args[0])});
+    case BuiltinId::kSliceArray:
+      return native("slice", {Elem(site->args[0])});
     case BuiltinId::kReverse:
       return native("reverse", {Elem(site->args[0])});
     case BuiltinId::kSort:

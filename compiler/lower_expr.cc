@@ -117,8 +117,7 @@ void FunctionCompiler::Into(const Expr& e, Dest dest) {
     case Expr::Kind::kIndex:
       return IndexExpr(e, dest);
     case Expr::Kind::kSlice:
-      pc_.Unsupported("slicing (`x[a:b]`)", e.span);
-      return Into(e, dest);
+      return SliceExpr(e, dest);
     case Expr::Kind::kWith:
       pc_.Unsupported("`with`", e.span);
       return Into(e, dest);

@@ -178,6 +178,25 @@ absl::StatusOr<Value> Native_reverse(vm::NativeContext& ctx, const Value* args) 
   return FromObject(*out);
 }
 
+absl::StatusOr<Value> Native_slice(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const int64_t lo = AsInt(args[1]), hi = AsInt(args[2]);
+  if (lo < 0) return ctx.Fail(vm::RuntimeErrorId::kNegativeSliceBound, lo);
+  if (hi < 0) return ctx.Fail(vm::RuntimeErrorId::kNegativeSliceBound, hi);
+  const uint64_t length = xs->length;
+  const uint64_t from = std::min<uint64_t>(static_cast<uint64_t>(lo), length);
+  const uint64_t to = std::max(from, std::min<uint64_t>(static_cast<uint64_t>(hi), length));
+  const bool refs = ctx.type(args[3]).is_reference();
+  absl::StatusOr<Object*> out = ctx.NewArray(to - from, refs);
+  if (!out.ok()) return out.status();
+  Value* slots = Slots(*out);
+  for (uint64_t i = from; i < to; ++i) {
+    slots[i - from] = Slots(xs)[i];
+    if (refs) vm::Retain(slots[i - from]);
+  }
+  return FromObject(*out);
+}
+
 absl::StatusOr<Value> Native_sort(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   const uint32_t elem = ctx.type_index(args[1]);
