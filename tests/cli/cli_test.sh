@@ -46,6 +46,20 @@ expect 1 '' 'alea: error: cannot open `.*/missing.alea`: No such file or directo
   -- check "$tmp/missing.alea"
 expect 1 '' 'cannot open `.*`: it is a directory' -- check "$tmp"
 
+# run and dis.
+printf 'fn main(args: [Str]) = print(args)\n' >"$tmp/args.alea"
+printf 'fn main() { print("before"); print(1 / (1 - 1)) }\n' >"$tmp/fails.alea"
+expect 0 '^usage: alea run' '' -- run --help
+expect 0 '^usage: alea dis' '' -- dis --help
+expect 2 '' 'alea: error: missing FILE' -- run
+expect 2 '' 'alea: error: missing FILE' -- dis
+expect 0 '^1$' '' -- run "$tmp/ok.alea"
+expect 0 '^\["a", "--b", "c d"\]$' '' -- run "$tmp/args.alea" a --b "c d"
+expect 1 '^before$' 'fails.alea:1:36: error: division by zero' -- run "$tmp/fails.alea"
+expect 1 '' 'bad.alea:1:19: error: no `\+` for `Int` and `Str`' -- run "$tmp/bad.alea"
+expect 0 'PRINT' '' -- dis "$tmp/ok.alea"
+expect 1 '' 'bad.alea:1:19: error' -- dis "$tmp/bad.alea"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures command-line checks failed"
   exit 1
