@@ -10,19 +10,7 @@ namespace alea::repl {
 
 int RunCheck(const std::vector<std::string>& args) {
   std::string file;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--" && i + 1 < args.size() && file.empty()) {
-      file = args[++i];
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-      return UsageError("check", "unknown option `" + arg + "`");
-    } else if (file.empty()) {
-      file = arg;
-    } else {
-      return UsageError("check", "more than one FILE (`" + file + "`, `" + arg + "`)");
-    }
-  }
-  if (file.empty()) return UsageError("check", "missing FILE");
+  if (int status = SingleFileOperand("check", args, &file); status != kExitOk) return status;
 
   lang::SourceManager sources;
   lang::Diagnostics diags;

@@ -10,6 +10,25 @@ int UsageError(const std::string& command, const std::string& message) {
   return kExitUsage;
 }
 
+int SingleFileOperand(const std::string& command, const std::vector<std::string>& args,
+                      std::string* file) {
+  file->clear();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--" && i + 1 < args.size() && file->empty()) {
+      *file = args[++i];
+    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+      return UsageError(command, "unknown option `" + arg + "`");
+    } else if (file->empty()) {
+      *file = arg;
+    } else {
+      return UsageError(command, "more than one FILE (`" + *file + "`, `" + arg + "`)");
+    }
+  }
+  if (file->empty()) return UsageError(command, "missing FILE");
+  return kExitOk;
+}
+
 bool WantsHelp(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
     if (arg == "--") return false;

@@ -23,6 +23,12 @@ struct Subcommand {
 // Prints "alea: error: MESSAGE" and a pointer to --help on stderr; returns kExitUsage.
 int UsageError(const std::string& command, const std::string& message);
 
+// The one FILE operand of a subcommand that takes nothing else (`check`,
+// `dis`); after `--` a name starting with `-` is a file too. Returns kExitOk
+// with *file set, or prints a usage error and returns kExitUsage.
+int SingleFileOperand(const std::string& command, const std::vector<std::string>& args,
+                      std::string* file);
+
 // True when args hold -h or --help before any `--`.
 bool WantsHelp(const std::vector<std::string>& args);
 

@@ -9,19 +9,7 @@ namespace alea::repl {
 
 int RunDis(const std::vector<std::string>& args) {
   std::string file;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--" && i + 1 < args.size() && file.empty()) {
-      file = args[++i];
-    } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-      return UsageError("dis", "unknown option `" + arg + "`");
-    } else if (file.empty()) {
-      file = arg;
-    } else {
-      return UsageError("dis", "more than one FILE (`" + file + "`, `" + arg + "`)");
-    }
-  }
-  if (file.empty()) return UsageError("dis", "missing FILE");
+  if (int status = SingleFileOperand("dis", args, &file); status != kExitOk) return status;
   lang::SourceManager sources;
   vm::Module module;
   if (!CompileFile(file, sources, module)) return kExitProgramError;
