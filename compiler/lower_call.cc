@@ -103,16 +103,31 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     for (const Type* a : callee.type_args) type_args.push_back(T(a));
     int f = pc_.FunctionInstance(callee.fn, std::move(type_args));
     int base = AllocWindow(refs);
-    ArgsInto(args, base);
     uint16_t n = static_cast<uint16_t>(args.size());
+    // A self tail call is a loop: the arguments become the parameters (same
+    // types, so the same register classes) and control restarts at the top,
+    // skipping the frame replacement a TAILCALL does; the backward jump still
+    // checks the interrupt flag. A plain parameter passed on in its own
+    // position (`n` in `loop(i + 1, n, acc)`) is already where it belongs.
+    bool self_loop = dest.tail && f == self_index_;
+    std::vector<bool> in_place(args.size(), false);
+    for (size_t i = 0; self_loop && i < args.size(); ++i) {
+      const Expr& a = *args[i];
+      in_place[i] = a.kind == Expr::Kind::kName && a.name_kind == lang::NameKind::kLocal &&
+                    !Ref(a.type) && VarReg(a) == static_cast<int>(i);
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (in_place[i]) continue;
+      int window_mark = top_;
+      IntoReg(*args[i], base + static_cast<int>(i));
+      SetTop(window_mark);
+    }
     if (dest.tail) {
       ReleaseRange(0, base, -1);
-      if (f == self_index_) {
-        // A loop: the arguments become the parameters (same types, so the
-        // same register classes) and control restarts at the top, skipping
-        // the frame replacement a TAILCALL does. The backward jump still
-        // checks the interrupt flag.
-        for (int i = 0; i < n; ++i) Move(i, base + i, IsRefReg(base + i));
+      if (self_loop) {
+        for (int i = 0; i < n; ++i) {
+          if (!in_place[i]) Move(i, base + i, IsRefReg(base + i));
+        }
         Emit(Instr::AsBx(Op::JMP, 0, -(static_cast<int32_t>(fn_.code.size()) + 1)), e.span);
       } else {
         Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
