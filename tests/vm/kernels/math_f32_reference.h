@@ -1,0 +1,119 @@
+// Reference values and ulp distances for the f32 math tests (fast and
+// exhaustive). exp/log/log1p/tanh/sigmoid come from double-precision libm
+// (about 2^-52 relative, far below an f32 ulp); erfinv from a Newton step in
+// long double on erfl starting at the function's own result.
+#ifndef ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_
+#define ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "vm/kernels/math_f32.h"
+
+namespace alea::vm::kernels::testing {
+
+enum class Fn { kExp, kLog, kLog1p, kTanh, kSigmoid, kErfinv };
+
+inline const char* FnName(Fn fn) {
+  switch (fn) {
+    case Fn::kExp:
+      return "exp";
+    case Fn::kLog:
+      return "log";
+    case Fn::kLog1p:
+      return "log1p";
+    case Fn::kTanh:
+      return "tanh";
+    case Fn::kSigmoid:
+      return "sigmoid";
+    case Fn::kErfinv:
+      return "erfinv";
+  }
+  return "?";
+}
+
+inline float Eval(Fn fn, float x) {
+  switch (fn) {
+    case Fn::kExp:
+      return ExpF32(x);
+    case Fn::kLog:
+      return LogF32(x);
+    case Fn::kLog1p:
+      return Log1pF32(x);
+    case Fn::kTanh:
+      return TanhF32(x);
+    case Fn::kSigmoid:
+      return SigmoidF32(x);
+    case Fn::kErfinv:
+      return ErfinvF32(x);
+  }
+  return 0.0f;
+}
+
+// erfinv(x) for |x| < 1: `newton_steps` Newton steps on erfl from `guess`
+// (one step from a 2-ulp guess leaves ~2^-44 relative error).
+inline long double ErfinvReference(float x, float guess, int newton_steps) {
+  const long double kTwoOverSqrtPi = 1.1283791670955125738961589031215452L;
+  long double y = guess;
+  if (!std::isfinite(guess)) y = 0.0L;
+  for (int i = 0; i < newton_steps; ++i) {
+    // Near |x| = 1 the residual is formed from erfc so 1 - |x| stays exact.
+    long double residual = erfl(y) - static_cast<long double>(x);
+    if (std::fabs(x) > 0.5f) {
+      long double tail = (1.0L - std::fabs(static_cast<long double>(x))) - erfcl(std::fabs(y));
+      residual = y < 0 ? -tail : tail;
+    }
+    y -= residual / (kTwoOverSqrtPi * expl(-y * y));
+  }
+  return y;
+}
+
+// The exact function value, as well as the reference can give it. `got` is
+// the value under test (erfinv's reference starts from it).
+inline long double Reference(Fn fn, float x, float got, int newton_steps = 1) {
+  double xd = x;
+  switch (fn) {
+    case Fn::kExp:
+      return std::exp(xd);
+    case Fn::kLog:
+      return std::log(xd);
+    case Fn::kLog1p:
+      return std::log1p(xd);
+    case Fn::kTanh:
+      return std::tanh(xd);
+    case Fn::kSigmoid:
+      return 1.0 / (1.0 + std::exp(-xd));
+    case Fn::kErfinv:
+      if (std::isnan(x) || std::fabs(x) > 1.0f) return std::numeric_limits<double>::quiet_NaN();
+      if (std::fabs(x) == 1.0f) return std::copysign(std::numeric_limits<double>::infinity(), xd);
+      if (x == 0.0f) return x;
+      return ErfinvReference(x, got, newton_steps);
+  }
+  return 0.0L;
+}
+
+// Distance from `got` to `ref` in units of the f32 ulp at `ref` (subnormal
+// ulp 2^-149 below 2^-126). Infinity when the result is wrong in kind: NaN
+// vs. not NaN, inf vs. finite, zero where the correctly rounded result is not
+// zero or the reverse (overflow and underflow must match exactly), or a
+// nonzero result of the wrong sign.
+inline double UlpError(float got, long double ref) {
+  constexpr double kWrong = std::numeric_limits<double>::infinity();
+  if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got) ? 0.0 : kWrong;
+  float rounded = static_cast<float>(ref);
+  if (std::isinf(rounded) || std::isinf(got)) return got == rounded ? 0.0 : kWrong;
+  if ((rounded == 0.0f) != (got == 0.0f)) return kWrong;
+  if (got != 0.0f && std::signbit(got) != std::signbit(rounded)) return kWrong;
+  long double mag = std::fabs(ref);
+  int exp = mag < 0x1p-126L ? -126 : std::ilogb(mag);
+  long double ulp = std::ldexp(1.0L, exp - 23);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / ulp);
+}
+
+inline float FloatFromBits(uint32_t b) { return std::bit_cast<float>(b); }
+
+}  // namespace alea::vm::kernels::testing
+
+#endif  // ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_

@@ -1,0 +1,312 @@
+// Alea's f32 math: see math_f32.h. Every function is branch-free apart from
+// selects (written as ?: on values that are all computed), so a SIMD version
+// computes every path for every lane and blends. Operation order is fixed; a
+// JIT version must perform exactly the same operations, FMA where std::fma
+// appears and nowhere else.
+//
+// Polynomial coefficients: exp and log use Taylor / atanh series (truncation
+// error < 0.1 ulp on the reduced ranges); tanh and erfinv use weighted
+// least-squares fits on Chebyshev nodes computed with mpmath (40 digits),
+// relative error weight, coefficients rounded to f32 one at a time from the
+// constant term up with the rest refitted after each rounding. Hex float
+// literals are the exact f32 values.
+#include "vm/kernels/math_f32.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace alea::vm::kernels {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// ln 2 split for reduction: kLn2Hi = f32(ln 2) (its low 3 bits are zero),
+// kLn2Lo = f32(ln 2 - kLn2Hi).
+constexpr float kLn2Hi = 0x1.62e430p-1f;
+constexpr float kLn2Lo = -0x1.05c610p-29f;
+constexpr float kLog2e = 0x1.715476p+0f;
+// Adding then subtracting 1.5 * 2^23 rounds a float of magnitude < 2^22 to the
+// nearest integer (ties to even), the same as a SIMD round-to-nearest.
+constexpr float kRoundMagic = 0x1.8p+23f;
+
+uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
+float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
+float Abs(float x) { return FromBits(Bits(x) & 0x7fffffffu); }
+// |magnitude| with the sign bit of `sign`.
+float WithSign(float magnitude, float sign) {
+  return FromBits((Bits(magnitude) & 0x7fffffffu) | (Bits(sign) & 0x80000000u));
+}
+bool IsNaN(float x) { return x != x; }
+
+// e^x for x in [-104, 89] (callers clamp). Steps:
+//   kf = round(x * log2e)           (x * kLog2e rounded, then kRoundMagic trick)
+//   r  = fma(kf, -kLn2Hi, x)        exact: the result is a multiple of 2^-24
+//                                   below 0.5 in magnitude
+//   r  = fma(kf, -kLn2Lo, r)        |r| <= 0.3466 + tiny
+//   p  = Taylor series of e^r to degree 7 by Horner with fma, from the top:
+//        p = 1/5040; p = fma(p, r, 1/720); ... 1/2; p = fma(p, r, 1); p = fma(p, r, 1)
+//        (truncation r^8/8! < 0.1 ulp)
+//   e^x = (p * 2^k1) * 2^k2 with k1 = k >> 1 (arithmetic), k2 = k - k1: the
+//   first product is exact, so the one rounding into a subnormal or to inf
+//   happens in the second.
+float ExpCore(float x) {
+  float biased = x * kLog2e + kRoundMagic;
+  float kf = biased - kRoundMagic;
+  float r = std::fma(kf, -kLn2Hi, x);
+  r = std::fma(kf, -kLn2Lo, r);
+  float p = 0x1.a01a02p-13f;            // 1/5040
+  p = std::fma(p, r, 0x1.6c16c2p-10f);  // 1/720
+  p = std::fma(p, r, 0x1.111112p-7f);   // 1/120
+  p = std::fma(p, r, 0x1.555556p-5f);   // 1/24
+  p = std::fma(p, r, 0x1.555556p-3f);   // 1/6
+  p = std::fma(p, r, 0x1.0p-1f);        // 1/2
+  p = std::fma(p, r, 1.0f);
+  p = std::fma(p, r, 1.0f);
+  // k read from the bits of `biased` (its low mantissa bits hold k in two's
+  // complement), which also keeps a NaN lane free of float-to-int conversion.
+  int32_t k = static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic));
+  int32_t k1 = k >> 1;
+  int32_t k2 = k - k1;
+  float s1 = FromBits(static_cast<uint32_t>(k1 + 127) << 23);
+  float s2 = FromBits(static_cast<uint32_t>(k2 + 127) << 23);
+  return (p * s1) * s2;
+}
+
+// Clamps to [-104, 89]: e^-104 rounds to 0 and e^89 overflows, and the clamp
+// keeps k within [-150, 128] so both scale factors stay normal. NaN passes
+// through the clamp (comparisons are false) and is restored by callers.
+float ClampExpArg(float x) {
+  float c = x < -104.0f ? -104.0f : x;
+  return c > 89.0f ? 89.0f : c;
+}
+
+// Splits positive normal x as 2^k * m with m in [sqrt(1/2), sqrt(2)):
+// subtracting the bits of f32(sqrt(1/2)) makes the exponent field floor(log2 x)
+// rounded at sqrt(2) boundaries.
+void SplitLog(float x, float* kf, float* m) {
+  int32_t t = static_cast<int32_t>(Bits(x) - 0x3f3504f3u);
+  int32_t k = t >> 23;
+  *m = FromBits(Bits(x) - (static_cast<uint32_t>(k) << 23));
+  *kf = static_cast<float>(k);
+}
+
+// log(1 + f) + kf * ln2 + extra = hi + (f + lo), for f in
+// [sqrt(1/2) - 1, sqrt(2) - 1] and |extra| tiny. With s = f / (2 + f),
+// log(1 + f) = 2 atanh(s) = f - s * (f - R), R = 2s^2/3 + 2s^4/5 + 2s^6/7 +
+// 2s^8/9 (|s| <= 0.1716, truncation < 0.01 ulp). ln 2 = kLn2A + kLn2B with
+// kLn2A of 15 significant bits, so hi = kf * kLn2A is exact for |k| <= 255 and
+// the only rounding of the big part is the caller's final hi + (f + lo).
+// Order:
+//   s = f / (2 + f); z = s * s
+//   q = fma(z, 2/9, 2/7); q = fma(z, q, 2/5); q = fma(z, q, 2/3); R = z * q
+//   t = f - R
+//   hi = kf * kLn2A
+//   lo = fma(-s, t, fma(kf, kLn2B, extra))
+constexpr float kLn2A = 0x1.62e400p-1f;
+constexpr float kLn2B = 0x1.7f7d1cp-20f;  // f32(ln 2 - kLn2A)
+
+void LogCore(float f, float kf, float extra, float* hi, float* lo) {
+  float s = f / (2.0f + f);
+  float z = s * s;
+  float q = std::fma(z, 0x1.c71c72p-3f, 0x1.24924ap-2f);
+  q = std::fma(z, q, 0x1.99999ap-2f);
+  q = std::fma(z, q, 0x1.555556p-1f);
+  float big_r = z * q;
+  float t = f - big_r;
+  *hi = kf * kLn2A;
+  *lo = std::fma(-s, t, std::fma(kf, kLn2B, extra));
+}
+
+}  // namespace
+
+float ExpF32(float x) {
+  float y = ExpCore(ClampExpArg(x));
+  return IsNaN(x) ? x : y;
+}
+
+// Subnormal x is first scaled by 2^23 (exact) and k lowered by 23; then
+// log x = hi + (f + lo) from LogCore(f = m - 1, k, 0) (m - 1 is exact,
+// Sterbenz).
+float LogF32(float x) {
+  bool subnormal = x < 0x1p-126f;
+  float xs = subnormal ? x * 0x1p23f : x;
+  float kf, m;
+  SplitLog(xs, &kf, &m);
+  kf = subnormal ? kf - 23.0f : kf;
+  float f = m - 1.0f;
+  float hi, lo;
+  LogCore(f, kf, 0.0f, &hi, &lo);
+  float y = hi + (f + lo);
+  y = x == kInf ? kInf : y;
+  y = x == 0.0f ? -kInf : y;
+  y = x < 0.0f ? kNaN : y;
+  return IsNaN(x) ? x : y;
+}
+
+// For x in [sqrt(1/2) - 1, sqrt(2) - 1) LogCore runs on f = x itself (k = 0),
+// so nothing is lost to rounding 1 + x. Elsewhere u = 1 + x is rounded and
+// split as 2^k * m; c = (1 + x) - u exactly (Fast2Sum, ordered by magnitude:
+// c = 1 - (u - x) when x >= 1, else x - (u - 1)), and log(1 + x) =
+// k ln2 + log(m) + c / u to well under an ulp.
+float Log1pF32(float x) {
+  float u = 1.0f + x;
+  float c = x >= 1.0f ? 1.0f - (u - x) : x - (u - 1.0f);
+  float kf, m;
+  SplitLog(u, &kf, &m);
+  bool direct = x >= -0x1.2bec34p-2f && x < 0x1.a8279ap-2f;  // sqrt(1/2)-1, sqrt(2)-1
+  float f = direct ? x : m - 1.0f;
+  kf = direct ? 0.0f : kf;
+  float extra = direct ? 0.0f : c / u;
+  float hi, lo;
+  LogCore(f, kf, extra, &hi, &lo);
+  float y = hi + (f + lo);
+  y = x == 0.0f ? x : y;  // keeps the sign of -0
+  y = x == kInf ? kInf : y;
+  y = x == -1.0f ? -kInf : y;
+  y = x < -1.0f ? kNaN : y;
+  return IsNaN(x) ? x : y;
+}
+
+// On a = |x| (sign restored at the end, so tanh is exactly odd):
+//   a < 0.75: a + a^3 P(a^2), P of degree 7 fitted to (tanh(a) - a) / a^3;
+//             z = a * a; p = Horner(z) with fma from the top;
+//             y = fma(a * z, p, a)
+//   a >= 0.75: 1 - 2 / (E + 1), E = ExpCore(min(2a, 40)); the division is
+//             corrected for the rounding of d = E + 1 (derr = 1 - (d - E),
+//             exact) and for its own rounding:
+//             q = 2 / d; r = fma(-q, d, 2); r = fma(-q, derr, r);
+//             y = 1 - (q + r / d)
+float TanhF32(float x) {
+  float a = Abs(x);
+  float z = a * a;
+  float p = 0x1.59ddd4p-12f;
+  p = std::fma(p, z, -0x1.69db6ep-10f);
+  p = std::fma(p, z, 0x1.df8d1ep-9f);
+  p = std::fma(p, z, -0x1.248a16p-7f);
+  p = std::fma(p, z, 0x1.66af94p-6f);
+  p = std::fma(p, z, -0x1.ba2416p-5f);
+  p = std::fma(p, z, 0x1.11113ep-3f);
+  p = std::fma(p, z, -0x1.555556p-2f);
+  float small = std::fma(a * z, p, a);
+
+  float a2 = a + a;
+  float e = ExpCore(a2 < 40.0f ? a2 : 40.0f);
+  float d = e + 1.0f;
+  float derr = 1.0f - (d - e);
+  float q = 2.0f / d;
+  float r = std::fma(-q, d, 2.0f);
+  r = std::fma(-q, derr, r);
+  float large = 1.0f - (q + r / d);
+
+  float y = a < 0.75f ? small : large;
+  y = WithSign(y, x);
+  return IsNaN(x) ? x : y;
+}
+
+// e = ExpCore(-|x|) in [0, 1]; sigmoid = n / (1 + e) with n = 1 for x >= 0
+// and n = e for x < 0, so nothing overflows. The division is corrected for
+// the rounding of d = 1 + e (derr = e - (d - 1), exact) and its own rounding:
+//   q = n / d; r = fma(-q, d, n); r = fma(-q, derr, r); y = q + r / d
+float SigmoidF32(float x) {
+  float e = ExpCore(ClampExpArg(-Abs(x)));
+  float d = 1.0f + e;
+  float derr = e - (d - 1.0f);
+  float n = x >= 0.0f ? 1.0f : e;
+  float q = n / d;
+  float r = std::fma(-q, d, n);
+  r = std::fma(-q, derr, r);
+  float y = q + r / d;
+  return IsNaN(x) ? x : y;
+}
+
+// On a = |x| (sign restored at the end, so erfinv is exactly odd):
+//   a <= 0.75: t = a * a; R = Horner(t) of degree 11 with fma from the top,
+//     fitted to erfinv(a)/a - kC0 (kC0 = f32(sqrt(pi)/2)); y = fma(a, kC0, a * R)
+//     so the leading term has a single rounding.
+//   0.75 < a < 1: w = -log(1 - a^2), s = sqrt(w), y = s + g(s) with g fitted to
+//     erfinv - s (|g| <= 0.17 s, so its errors shrink), in two pieces
+//     (s < 2: centre 1.5; s >= 2: centre 3; u = s - centre is exact), degree 9.
+//     1 - a^2 is carried as ahi + alo: p = a * a, alo = -fma(a, a, -p),
+//     ahi = 1 - p (exact, Sterbenz); LogCore(f = m - 1, k, alo / ahi) gives
+//     log(ahi + alo) = lhi + (f + llo), summed as wh + wl by two Fast2Sums
+//     (|f| >= |llo|, |lhi| >= |f + llo| as k <= -1 here);
+//     s = sqrt(wh), slo = (fma(-s, s, wh) + wl) / (2 s) its correction;
+//     y = s + (g(u) + slo) (dy/ds is within 0.1 of 1 there).
+float ErfinvF32(float x) {
+  float a = Abs(x);
+  // Region a <= 0.75.
+  float t = a * a;
+  float rp = 0x1.47e358p+0f;
+  rp = std::fma(rp, t, -0x1.7bfe30p+1f);
+  rp = std::fma(rp, t, 0x1.a22a8ep+1f);
+  rp = std::fma(rp, t, -0x1.ffb9a6p+0f);
+  rp = std::fma(rp, t, 0x1.ad91cap-1f);
+  rp = std::fma(rp, t, -0x1.4da2b0p-3f);
+  rp = std::fma(rp, t, 0x1.5f8494p-4f);
+  rp = std::fma(rp, t, 0x1.f73184p-5f);
+  rp = std::fma(rp, t, 0x1.636520p-4f);
+  rp = std::fma(rp, t, 0x1.0538aep-3f);
+  rp = std::fma(rp, t, 0x1.db2a06p-3f);
+  rp = std::fma(rp, t, -0x1.cc0b0cp-26f);
+  float central = std::fma(a, 0x1.c5bf8ap-1f, a * rp);
+
+  // Region 0.75 < a < 1.
+  float alo = -std::fma(a, a, -t);
+  float ahi = 1.0f - t;
+  float kf, m;
+  SplitLog(ahi, &kf, &m);
+  float lf = m - 1.0f;
+  float lhi, llo;
+  LogCore(lf, kf, alo / ahi, &lhi, &llo);
+  float lmid = lf + llo;
+  float lmid_err = llo - (lmid - lf);
+  float lsum = lhi + lmid;
+  float lsum_err = (lmid - (lsum - lhi)) + lmid_err;
+  float wh = -lsum;
+  float wl = -lsum_err;
+  float s = std::sqrt(wh);
+  float slo = (std::fma(-s, s, wh) + wl) / (s + s);
+  bool near = s < 2.0f;
+  float u = s - (near ? 1.5f : 3.0f);
+  float g = near ? 0x1.c55c14p-17f : -0x1.46b368p-19f;
+  g = std::fma(g, u, near ? -0x1.7855acp-14f : -0x1.00ae66p-16f);
+  g = std::fma(g, u, near ? -0x1.ff34fep-16f : 0x1.007520p-14f);
+  g = std::fma(g, u, near ? 0x1.337a84p-11f : -0x1.76133ap-15f);
+  g = std::fma(g, u, near ? 0x1.bbe846p-12f : -0x1.d567d2p-13f);
+  g = std::fma(g, u, near ? -0x1.ecdf34p-9f : 0x1.2c4602p-10f);
+  g = std::fma(g, u, near ? -0x1.78e71ep-10f : -0x1.c3799ap-9f);
+  g = std::fma(g, u, near ? 0x1.f84ef2p-6f : 0x1.c07afep-8f);
+  g = std::fma(g, u, near ? -0x1.bcfb00p-5f : 0x1.5cf59cp-9f);
+  g = std::fma(g, u, near ? -0x1.1b9360p-3f : -0x1.566be8p-3f);
+  float tail = s + (g + slo);
+
+  float y = a <= 0.75f ? central : tail;
+  y = a == 1.0f ? kInf : y;
+  y = a > 1.0f ? kNaN : y;
+  y = WithSign(y, x);
+  return IsNaN(x) ? x : y;
+}
+
+void ExpF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = ExpF32(in[i]);
+}
+void LogF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = LogF32(in[i]);
+}
+void Log1pF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = Log1pF32(in[i]);
+}
+void TanhF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = TanhF32(in[i]);
+}
+void SigmoidF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = SigmoidF32(in[i]);
+}
+void ErfinvF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = ErfinvF32(in[i]);
+}
+
+}  // namespace alea::vm::kernels
