@@ -126,26 +126,9 @@ void AppendTypeName(std::string* out, const Module& m, uint32_t type, int depth)
 }
 
 std::string Quoted(absl::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendQuoted(&out, s);
+  return out;
 }
 
 std::string ConstantText(uint64_t bits) {

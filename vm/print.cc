@@ -72,8 +72,6 @@ std::string FormatFloat(double d) {
   return s;
 }
 
-namespace {
-
 void AppendQuoted(std::string* out, absl::string_view s) {
   out->push_back('"');
   for (char c : s) {
@@ -96,6 +94,8 @@ void AppendQuoted(std::string* out, absl::string_view s) {
   }
   out->push_back('"');
 }
+
+namespace {
 
 struct Pending {
   const Object* container;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "vm/bytecode.h"
 #include "vm/value.h"
 
@@ -20,6 +21,10 @@ std::string FormatFloat(double d);
 // it is quoted with `\"`, `\\`, `\n` and `\t` escaped (other bytes are copied
 // as they are). Iterative: any nesting depth is safe.
 void AppendValue(std::string* out, Value v, uint32_t type, const Module& module);
+
+// Appends `s` in double quotes with `\"`, `\\`, `\n` and `\t` escaped: how a
+// Str prints inside a container (and how `alea dis` shows string constants).
+void AppendQuoted(std::string* out, absl::string_view s);
 
 }  // namespace alea::vm
 
