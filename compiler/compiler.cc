@@ -324,6 +324,12 @@ int ProgramCompiler::BuiltinWrapper(lang::BuiltinId id, const Type* type, Span a
   w.fn_.num_params = static_cast<uint16_t>(refs.size());
   std::vector<int> regs;
   for (size_t i = 0; i < refs.size(); ++i) regs.push_back(base + static_cast<int>(i));
+  // A builtin used as a value takes its required parameters; the rest keep
+  // their defaults.
+  const lang::Builtin& builtin = lang::GetBuiltin(id);
+  for (size_t p = regs.size(); builtin.is_function && p < builtin.params.size(); ++p) {
+    regs.push_back(w.LoadDefault(builtin.params[p]));
+  }
   int r = w.Alloc(IsRef(type->result));
   if (!w.ApplyBuiltin(id, type, regs, r, at)) {
     Unsupported(Quoted(std::string(lang::GetBuiltin(id).name)), at);

@@ -126,9 +126,35 @@ class FunctionCompiler {
   // The builtin a site resolves to in this specialization; nullopt after an error.
   std::optional<lang::BuiltinId> Resolve(const Expr& e, const std::string& name,
                                          std::vector<int>* param_of_arg);
-  // A builtin applied to registers already evaluated (borrowed), into dst.
+  // A builtin applied to registers already evaluated, into dst. `args` and
+  // site->args are per parameter (-1: an absent `none` default). Bit i of
+  // `owned`: args[i] is a temporary the builtin may consume; bit i of
+  // *consumed says it did (its register is null afterwards).
   bool ApplyBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args, int dst,
-                    Span at);
+                    Span at, uint32_t owned = 0, uint32_t* consumed = nullptr);
+  // A native's argument: a register, or an Int immediate (reg < 0).
+  struct NativeArg {
+    int reg;
+    int64_t imm;
+    static NativeArg Reg(int r) { return {r, 0}; }
+    static NativeArg Imm(int64_t v) { return {-1, v}; }
+  };
+  // CALLN `name` on `args` (references are copied: natives borrow), result into dst.
+  void CallNative(const char* name, const std::vector<NativeArg>& args, bool result_ref, int dst,
+                  Span at);
+  // ---- Tensor builtins (lower_tensor.cc) ----
+  bool ApplyTensorBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args,
+                          int dst, Span at, uint32_t owned, uint32_t* consumed);
+  // Whether the builtin is an elementwise tensor op that can take operands
+  // by move (and then reuse a uniquely owned one in place).
+  static bool ConsumesTensorOperands(lang::BuiltinId id);
+  // Like Eval, but a variable at its last use is moved into a temporary, so
+  // an elementwise op may consume it.
+  Operand EvalConsumable(const Expr& e, bool borrow_ok);
+  // A defaulted parameter's value in a new register, or -1 for `none`.
+  int LoadDefault(const lang::BuiltinParam& param);
+  // `f32`, `i32`... as values: the vm::DType number. False for other builtins.
+  bool DTypeValue(lang::BuiltinId id, int dst);
   void BuiltinValue(const Expr& e, int dst);
   // Evaluates the arguments of a call into a new window starting at `base + skip`.
   void ArgsInto(const std::vector<const Expr*>& args, int first);

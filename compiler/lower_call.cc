@@ -49,12 +49,6 @@ std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::str
     pc_.Unsupported(absl::StrCat(Quoted(name), " at ", Quoted(pc_.Key(site))), e.span);
     return std::nullopt;
   }
-  for (int a : mapping.arg_of_param) {
-    if (a < 0) {  // a default parameter: only the tensor builtins have them
-      pc_.Unsupported(Quoted(name), e.span);
-      return std::nullopt;
-    }
-  }
   if (param_of_arg != nullptr) *param_of_arg = mapping.param_of_arg;
   return id;
 }
@@ -74,20 +68,40 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     if (!id) return Into(e, dest);
     int r = Target(dest, e.type);
     int mark = top_;
+    const bool consumes = ConsumesTensorOperands(*id);
     std::vector<Operand> operands;
     for (size_t i = 0; i < args.size(); ++i) {
       bool borrow = true;
       for (size_t j = i + 1; j < args.size() && borrow; ++j) {
         borrow = SafeToBorrow(*args[i], {args[j]});
       }
-      operands.push_back(Eval(*args[i], borrow));
+      operands.push_back(consumes ? EvalConsumable(*args[i], borrow) : Eval(*args[i], borrow));
     }
-    std::vector<int> regs(args.size());
-    for (size_t i = 0; i < args.size(); ++i) regs[param_of_arg[i]] = operands[i].reg;
-    if (!ApplyBuiltin(*id, T(e.site_type), regs, r, e.span)) {
+    // Registers and types per parameter, in the builtin's order; a defaulted
+    // parameter gets its default value, or -1 for `none` (absent).
+    const lang::Builtin& builtin = lang::GetBuiltin(*id);
+    const Type* site = types::Resolve(T(e.site_type));
+    size_t num_params = builtin.is_function ? builtin.params.size() : args.size();
+    std::vector<int> regs(num_params, -1);
+    std::vector<Type*> param_types(num_params, const_cast<Type*>(pc_.Unit()));
+    uint32_t owned = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+      regs[param_of_arg[i]] = operands[i].reg;
+      param_types[param_of_arg[i]] = const_cast<Type*>(site->args[i]);
+      if (operands[i].owned && IsRefReg(operands[i].reg)) owned |= 1u << param_of_arg[i];
+    }
+    for (size_t p = 0; p < num_params; ++p) {
+      if (regs[p] < 0) regs[p] = LoadDefault(builtin.params[p]);
+    }
+    const Type* by_param =
+        pc_.store_.Function(std::move(param_types), const_cast<Type*>(site->result));
+    uint32_t consumed = 0;
+    if (!ApplyBuiltin(*id, by_param, regs, r, e.span, owned, &consumed)) {
       pc_.Unsupported(Quoted(callee.name), callee.span);
     }
-    for (size_t i = operands.size(); i-- > 0;) Free(operands[i]);
+    for (size_t i = operands.size(); i-- > 0;) {
+      if ((consumed & (1u << param_of_arg[i])) == 0) Free(operands[i]);
+    }
     Done(dest, r);
     SetTop(mark);
     return;
@@ -194,15 +208,19 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
       return Done(dest, r);
     }
   }
-  Operand a = Eval(*e.lhs, SafeToBorrow(*e.lhs, {e.rhs.get()}));
-  Operand b = Eval(*e.rhs, true);
-  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg, b.reg}, r, e.span)) {
+  const bool consumes = ConsumesTensorOperands(*id);
+  const bool borrow_lhs = SafeToBorrow(*e.lhs, {e.rhs.get()});
+  Operand a = consumes ? EvalConsumable(*e.lhs, borrow_lhs) : Eval(*e.lhs, borrow_lhs);
+  Operand b = consumes ? EvalConsumable(*e.rhs, true) : Eval(*e.rhs, true);
+  uint32_t owned = (a.owned && IsRefReg(a.reg) ? 1u : 0u) | (b.owned && IsRefReg(b.reg) ? 2u : 0u);
+  uint32_t consumed = 0;
+  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg, b.reg}, r, e.span, owned, &consumed)) {
     pc_.Unsupported(
         absl::StrCat(Quoted(lang::Spelling(e.binary_op)), " on ", Quoted(pc_.Key(T(e.lhs->type)))),
         e.span);
   }
-  Free(b);
-  Free(a);
+  if ((consumed & 2) == 0) Free(b);
+  if ((consumed & 1) == 0) Free(a);
   Done(dest, r);
   SetTop(mark);
 }
@@ -222,12 +240,14 @@ void FunctionCompiler::Unary(const Expr& e, Dest dest) {
     return Done(dest, r);
   }
   int mark = top_;
-  Operand a = Eval(*e.lhs, true);
-  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg}, r, e.span)) {
+  Operand a = ConsumesTensorOperands(*id) ? EvalConsumable(*e.lhs, true) : Eval(*e.lhs, true);
+  uint32_t consumed = 0;
+  if (!ApplyBuiltin(*id, T(e.site_type), {a.reg}, r, e.span, a.owned && IsRefReg(a.reg) ? 1u : 0u,
+                    &consumed)) {
     pc_.Unsupported(absl::StrCat(neg ? "`-`" : "`!`", " on ", Quoted(pc_.Key(T(e.lhs->type)))),
                     e.span);
   }
-  Free(a);
+  if (consumed == 0) Free(a);
   Done(dest, r);
   SetTop(mark);
 }
@@ -283,6 +303,7 @@ void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
     std::vector<std::string> names(args.size());
     if (auto r = lang::ResolveOverload(e.name, args, names, pc_.store_)) id = r->id;
   }
+  if (id && DTypeValue(*id, dst)) return;
   if (!id || site->kind != types::Kind::kFunction) {
     pc_.Unsupported(absl::StrCat(Quoted(e.name), " as a value"), e.span);
     return;
@@ -293,8 +314,9 @@ void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
 }
 
 bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::vector<int>& args,
-                                    int dst, Span at) {
+                                    int dst, Span at, uint32_t owned, uint32_t* consumed) {
   site = types::Resolve(site);
+  if (consumed != nullptr) *consumed = 0;
   auto abc = [&](Op op) {
     Emit(Instr::ABC(op, dst, args[0], args.size() > 1 ? args[1] : 0), at);
     return true;
@@ -322,32 +344,12 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     }
     return true;
   };
-  // A native call: the result, the arguments (copied: natives borrow) and
-  // trailing type descriptors.
+  // A native call on the arguments and trailing type descriptors.
   auto native = [&](const char* name, std::vector<const Type*> descs) {
-    bool ref = pc_.IsRef(site->result);
-    int mark = top_;
-    std::vector<bool> refs{ref};
-    for (int a : args) refs.push_back(IsRefReg(a));
-    for (size_t i = 0; i < descs.size(); ++i) refs.push_back(false);
-    int base = AllocWindow(refs);
-    for (size_t i = 0; i < args.size(); ++i) {
-      int to = base + 1 + static_cast<int>(i);
-      if (IsRefReg(args[i])) {
-        Emit(Instr::ABC(Op::COPY, to, args[i], 0));
-      } else {
-        Move(to, args[i], false);
-      }
-    }
-    for (size_t i = 0; i < descs.size(); ++i) {
-      LoadInt(base + 1 + static_cast<int>(args.size() + i), pc_.TypeDescOf(descs[i]));
-    }
-    Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name),
-                    static_cast<uint16_t>(args.size() + descs.size())),
-         at);
-    ReleaseRange(base + 1, base + 1 + static_cast<int>(args.size()), -1);
-    Move(dst, base, ref);
-    SetTop(mark);
+    std::vector<NativeArg> native_args;
+    for (int a : args) native_args.push_back(NativeArg::Reg(a));
+    for (const Type* d : descs) native_args.push_back(NativeArg::Imm(pc_.TypeDescOf(d)));
+    CallNative(name, native_args, pc_.IsRef(site->result), dst, at);
     return true;
   };
   switch (id) {
@@ -468,8 +470,31 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     case BuiltinId::kClock:
       return native("clock", {});
     default:
-      return false;
+      return ApplyTensorBuiltin(id, site, args, dst, at, owned, consumed);
   }
+}
+
+void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
+                                  bool result_ref, int dst, Span at) {
+  int mark = top_;
+  std::vector<bool> refs{result_ref};
+  for (const NativeArg& a : args) refs.push_back(a.reg >= 0 && IsRefReg(a.reg));
+  int base = AllocWindow(refs);
+  for (size_t i = 0; i < args.size(); ++i) {
+    int to = base + 1 + static_cast<int>(i);
+    if (args[i].reg < 0) {
+      LoadInt(to, args[i].imm);
+    } else if (IsRefReg(args[i].reg)) {
+      // Natives borrow: a second reference, released after the call.
+      Emit(Instr::ABC(Op::COPY, to, args[i].reg, 0));
+    } else {
+      Move(to, args[i].reg, false);
+    }
+  }
+  Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name), static_cast<uint16_t>(args.size())), at);
+  ReleaseRange(base + 1, base + 1 + static_cast<int>(args.size()), -1);
+  Move(dst, base, result_ref);
+  SetTop(mark);
 }
 
 }  // namespace alea::compiler

@@ -143,6 +143,12 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
     case Kind::kFunction:
       desc.kind = vm::TypeDesc::Kind::kFunction;
       break;
+    case Kind::kTensor:
+      desc.kind = vm::TypeDesc::Kind::kTensor;
+      break;
+    case Kind::kDType:
+      desc.kind = vm::TypeDesc::Kind::kDType;
+      break;
     default:
       // Unsupported types are reported before a descriptor is asked for;
       // unit keeps the module well-formed meanwhile.

@@ -53,13 +53,26 @@ static_assert(sizeof(Instr) == 8);
 // register is untagged: printing, `str`, structural `==` and ordering, and
 // releasing a tuple's fields.
 struct TypeDesc {
-  enum class Kind : uint8_t { kInt, kFloat, kBool, kStr, kUnit, kTuple, kArray, kFunction };
+  enum class Kind : uint8_t {
+    kInt,
+    kFloat,
+    kBool,
+    kStr,
+    kUnit,
+    kTuple,
+    kArray,
+    kFunction,
+    kTensor,
+    kDType
+  };
   Kind kind = Kind::kInt;
   std::vector<uint32_t> children;  // tuple fields, or the one array element type
+  // A tensor's dtype and shape live in the object, so kTensor needs nothing
+  // more; a kDType value (`f32`...) is its vm::DType number.
 
   bool is_reference() const {
     return kind == Kind::kStr || kind == Kind::kTuple || kind == Kind::kArray ||
-           kind == Kind::kFunction;
+           kind == Kind::kFunction || kind == Kind::kTensor;
   }
 };
 

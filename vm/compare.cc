@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/container/inlined_vector.h"
+#include "vm/tensor.h"
 
 namespace alea::vm {
 namespace {
@@ -20,6 +21,36 @@ Order CompareFloats(double x, double y, bool total) {
 template <typename T>
 Order Compare3(T x, T y) {
   return x < y ? Order::kLess : (y < x ? Order::kGreater : Order::kEqual);
+}
+
+// Tensors are only tested for equality (the language orders none): equal
+// dtypes and shapes and elementwise equal, so a NaN element is unordered. The
+// order between unequal shapes is arbitrary but consistent.
+Order CompareTensors(const Object* x, const Object* y) {
+  if (x == y && DTypeOf(x) != DType::kF32) return Order::kEqual;
+  Order o = Compare3(static_cast<int>(DTypeOf(x)), static_cast<int>(DTypeOf(y)));
+  if (o == Order::kEqual) o = Compare3(RankOf(x), RankOf(y));
+  for (int i = 0; o == Order::kEqual && i < RankOf(x); ++i) {
+    o = Compare3(ShapeOf(x)[i], ShapeOf(y)[i]);
+  }
+  const int64_t n = SizeOf(x);
+  for (int64_t i = 0; o == Order::kEqual && i < n; ++i) {
+    switch (DTypeOf(x)) {
+      case DType::kF32:
+        o = CompareFloats(ElementsOf<float>(x)[i], ElementsOf<float>(y)[i], false);
+        break;
+      case DType::kI32:
+        o = Compare3(ElementsOf<int32_t>(x)[i], ElementsOf<int32_t>(y)[i]);
+        break;
+      case DType::kU32:
+        o = Compare3(ElementsOf<uint32_t>(x)[i], ElementsOf<uint32_t>(y)[i]);
+        break;
+      case DType::kBool:
+        o = Compare3(ElementsOf<uint8_t>(x)[i], ElementsOf<uint8_t>(y)[i]);
+        break;
+    }
+  }
+  return o;
 }
 
 struct Pending {
@@ -43,6 +74,7 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
         break;
       case TypeDesc::Kind::kBool:
       case TypeDesc::Kind::kUnit:
+      case TypeDesc::Kind::kDType:
         leaf = Compare3(a, b);
         break;
       case TypeDesc::Kind::kFloat:
@@ -56,6 +88,9 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
       case TypeDesc::Kind::kFunction:
         // Not comparable in the language; identity keeps this total anyway.
         leaf = a == b ? Order::kEqual : Compare3(a, b);
+        break;
+      case TypeDesc::Kind::kTensor:
+        leaf = CompareTensors(AsObject(a), AsObject(b));
         break;
       case TypeDesc::Kind::kTuple:
       case TypeDesc::Kind::kArray: {

@@ -6,13 +6,14 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "vm/print.h"
+#include "vm/tensor.h"
 
 namespace alea::vm {
 namespace {
 
 // What each operand names: r register, i immediate or count, j jump offset,
-// k constant, s string, f function, n native, g global, t type, c capture,
-// field or argument index, '-' unused.
+// k constant, s string, f function, n native, g global, t type, d dtype,
+// c capture, field or argument index, '-' unused.
 const char* OperandKinds(Op op) {
   switch (op) {
     case Op::NOP:
@@ -67,6 +68,8 @@ const char* OperandKinds(Op op) {
       return "rri";
     case Op::PRINT:
       return "rt-";
+    case Op::SCALAR_T:
+      return "rrd";
     default:
       break;
   }
@@ -108,6 +111,12 @@ void AppendTypeName(std::string* out, const Module& m, uint32_t type, int depth)
       return;
     case TypeDesc::Kind::kFunction:
       out->append("fn");
+      return;
+    case TypeDesc::Kind::kTensor:
+      out->append("Tensor");
+      return;
+    case TypeDesc::Kind::kDType:
+      out->append("DType");
       return;
     case TypeDesc::Kind::kArray:
       out->push_back('[');
@@ -158,6 +167,11 @@ void AppendInstr(std::string* out, const Module& m, const Function& f, size_t pc
         break;
       case 'c':
         operands.push_back(absl::StrCat("#", v));
+        break;
+      case 'd':  // a dtype
+        operands.push_back(v <= static_cast<int64_t>(DType::kBool)
+                               ? DTypeName(static_cast<DType>(v))
+                               : absl::StrCat("dtype?", v));
         break;
       case 'j':
         operands.push_back(absl::StrFormat("%+d", v));

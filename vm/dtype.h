@@ -3,9 +3,11 @@
 #ifndef ALEA_VM_DTYPE_H_
 #define ALEA_VM_DTYPE_H_
 
+#include <cstdint>
+
 namespace alea::vm {
 
-enum class DType { kF32, kI32, kU32, kBool };
+enum class DType : uint8_t { kF32, kI32, kU32, kBool };
 
 }  // namespace alea::vm
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "vm/tensor.h"
+
 namespace alea::vm {
 namespace {
 
@@ -19,13 +21,34 @@ uint64_t PayloadBytes(ObjKind kind, uint64_t length) {
     case ObjKind::kTuple:
     case ObjKind::kClosure:
       return length * (sizeof(Value) + 1);
+    case ObjKind::kTensor:
+      return 0;  // TensorBytes
   }
   return 0;
 }
 
+constexpr uint64_t kTensorAlign = 64;
+
+// Where a tensor's inline elements start: after the shape, aligned.
+uint64_t TensorDataOffset(int rank) {
+  uint64_t header = sizeof(Object) + sizeof(TensorHead) + sizeof(int64_t) * rank;
+  return (header + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
+}
+
+uint64_t TensorBytes(DType dtype, int rank, uint64_t count, bool host_view) {
+  uint64_t bytes = TensorDataOffset(rank);
+  if (!host_view) bytes += count * ElementBytes(dtype);
+  return (bytes + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
+}
+
 }  // namespace
 
-uint64_t Heap::SizeOf(const Object* o) { return sizeof(Object) + PayloadBytes(o->kind, o->length); }
+uint64_t Heap::SizeOf(const Object* o) {
+  if (o->kind == ObjKind::kTensor) {
+    return TensorBytes(DTypeOf(o), RankOf(o), o->length, Head(o)->host_view != 0);
+  }
+  return sizeof(Object) + PayloadBytes(o->kind, o->length);
+}
 
 Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
   if (length > kMaxObjectBytes / 16) {
@@ -81,13 +104,83 @@ Object* Heap::NewClosure(uint32_t function, uint64_t captures) {
   return o;
 }
 
+// Blocks at least this large are worth keeping for reuse; at most this many,
+// holding at most this much.
+constexpr uint64_t kMinSpareBlock = uint64_t{64} << 10;
+constexpr size_t kMaxSpareBlocks = 8;
+constexpr uint64_t kMaxSpareBytes = uint64_t{256} << 20;
+
+Heap::~Heap() {
+  for (const SpareBlock& s : spare_blocks_) std::free(s.block);
+}
+
+Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
+  const int64_t count = ElementCount(dtype, shape);
+  const int rank = static_cast<int>(shape.size());
+  const uint64_t bytes = count < 0 ? 0 : TensorBytes(dtype, rank, count, false);
+  if (count < 0 || bytes > kMaxObjectBytes) {
+    last_failure_was_budget_ = false;
+    last_failed_bytes_ = count < 0 ? std::numeric_limits<uint64_t>::max() : bytes;
+    return nullptr;
+  }
+  if (max_bytes_ != 0 && bytes_live_ + bytes > max_bytes_) {
+    last_failure_was_budget_ = true;
+    last_failed_bytes_ = bytes;
+    return nullptr;
+  }
+  // Not calloc: most results overwrite every element, and zeroing a large
+  // buffer twice would cost a pass over memory.
+  Object* o = nullptr;
+  for (size_t i = spare_blocks_.size(); i-- > 0;) {
+    if (spare_blocks_[i].bytes != bytes) continue;
+    o = static_cast<Object*>(spare_blocks_[i].block);
+    spare_bytes_ -= bytes;
+    spare_blocks_.erase(spare_blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
+  if (o == nullptr) o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
+  if (o == nullptr) {
+    last_failure_was_budget_ = false;
+    last_failed_bytes_ = bytes;
+    return nullptr;
+  }
+  std::memset(o, 0, TensorDataOffset(rank));
+  o->refcount = 1;
+  o->kind = ObjKind::kTensor;
+  o->length = static_cast<uint64_t>(count);
+  TensorHead* head = Head(o);
+  head->dtype = dtype;
+  head->rank = static_cast<uint8_t>(rank);
+  head->data = reinterpret_cast<char*>(o) + TensorDataOffset(rank);
+  for (int i = 0; i < rank; ++i) ShapeData(o)[i] = shape[i];
+  bytes_live_ += bytes;
+  if (bytes_live_ > peak_bytes_) peak_bytes_ = bytes_live_;
+  ++allocations_;
+  return o;
+}
+
+void Heap::KeepSpare(void* block, uint64_t bytes) {
+  if (bytes > kMaxSpareBytes) {
+    std::free(block);
+    return;
+  }
+  while (!spare_blocks_.empty() &&
+         (spare_blocks_.size() >= kMaxSpareBlocks || spare_bytes_ + bytes > kMaxSpareBytes)) {
+    spare_bytes_ -= spare_blocks_.front().bytes;
+    std::free(spare_blocks_.front().block);
+    spare_blocks_.erase(spare_blocks_.begin());
+  }
+  spare_blocks_.push_back({bytes, block});
+  spare_bytes_ += bytes;
+}
+
 void Heap::Free(Object* root) {
   // Re-entrant use (a Free inside a Free) cannot happen: nothing here calls out.
   worklist_.push_back(root);
   while (!worklist_.empty()) {
     Object* o = worklist_.back();
     worklist_.pop_back();
-    if (o->kind != ObjKind::kStr) {
+    if (o->kind != ObjKind::kStr && o->kind != ObjKind::kTensor) {
       Value* slots = Slots(o);
       const bool all_refs = o->kind == ObjKind::kArray && o->elements_are_refs;
       const bool some_refs = o->kind != ObjKind::kArray;
@@ -105,8 +198,13 @@ void Heap::Free(Object* root) {
         }
       }
     }
-    bytes_live_ -= SizeOf(o);
-    std::free(o);
+    const uint64_t bytes = SizeOf(o);
+    bytes_live_ -= bytes;
+    if (o->kind == ObjKind::kTensor && bytes >= kMinSpareBlock && !Head(o)->host_view) {
+      KeepSpare(o, bytes);
+    } else {
+      std::free(o);
+    }
   }
   // A huge one-off worklist should not pin memory for the VM's lifetime.
   if (worklist_.capacity() > 4096) std::vector<Object*>().swap(worklist_);

@@ -12,6 +12,7 @@
 
 #include "absl/base/optimization.h"
 #include "vm/compare.h"
+#include "vm/kernels/elementwise.h"
 #include "vm/print.h"
 #include "vm/vm.h"
 
@@ -568,6 +569,28 @@ bool Vm::Execute(Value* result) {
   }
   CASE(LEN) {
     RA = FromInt(static_cast<int64_t>(AsObject(RB)->length));
+    DISPATCH();
+  }
+
+  // ---- Tensors (interpreter_tensors.cc) ----
+#define ALEA_BINARY(name, opcode, spelling, semantics)                                      \
+  CASE(opcode) {                                                                            \
+    SAVE();                                                                                 \
+    if (!TensorBinary(static_cast<uint8_t>(kernels::BinaryOp::k##name), ins, R)) goto fail; \
+    DISPATCH();                                                                             \
+  }
+#define ALEA_UNARY(name, opcode, spelling, semantics)                                     \
+  CASE(opcode) {                                                                          \
+    SAVE();                                                                               \
+    if (!TensorUnary(static_cast<uint8_t>(kernels::UnaryOp::k##name), ins, R)) goto fail; \
+    DISPATCH();                                                                           \
+  }
+#include "vm/kernels/elementwise_ops.def"
+#undef ALEA_BINARY
+#undef ALEA_UNARY
+  CASE(SCALAR_T) {
+    SAVE();
+    if (!TensorScalar(ins, R)) goto fail;
     DISPATCH();
   }
 

@@ -17,6 +17,7 @@ namespace alea::vm {
 
 class Vm;
 class NativeContext;
+class TensorContext;
 
 // A native's arguments are borrowed (args[0..arity)); its result is owned.
 // On failure it returns the Status that NativeContext::Fail, OutOfMemory or a
@@ -58,6 +59,8 @@ class NativeContext {
   }
   absl::Status Fail(RuntimeError error);
   absl::Status OutOfMemory();  // after the Heap refused an allocation
+  // After a vm/tensor_ops.h function failed: its error, or out of memory.
+  absl::Status Fail(TensorContext& cx);
 
   // Allocation that reports the error itself.
   absl::StatusOr<Object*> NewArray(uint64_t length, bool elements_are_refs);

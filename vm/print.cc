@@ -7,6 +7,8 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "vm/tensor.h"
+#include "vm/tensor_format.h"
 
 namespace alea::vm {
 
@@ -115,6 +117,9 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
       case TypeDesc::Kind::kInt:
         absl::StrAppend(out, AsInt(v));
         break;
+      case TypeDesc::Kind::kDType:
+        out->append(v <= static_cast<Value>(DType::kBool) ? DTypeName(static_cast<DType>(v)) : "?");
+        break;
       case TypeDesc::Kind::kFloat:
         AppendFloat(out, AsFloat(v));
         break;
@@ -141,6 +146,11 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         } else {
           out->append("<fn>");
         }
+        break;
+      }
+      case TypeDesc::Kind::kTensor: {
+        const Object* x = AsObject(v);
+        out->append(FormatTensor(DTypeOf(x), ShapeOf(x), DataOf(x)));
         break;
       }
       case TypeDesc::Kind::kTuple:

@@ -479,6 +479,11 @@ absl::Status NativeContext::OutOfMemory() {
   return absl::ResourceExhaustedError(vm_->error_->message);
 }
 
+absl::Status NativeContext::Fail(TensorContext& cx) {
+  vm_->RaiseTensorFailure(cx);
+  return absl::InvalidArgumentError(vm_->error_->message);
+}
+
 absl::StatusOr<Object*> NativeContext::NewArray(uint64_t length, bool elements_are_refs) {
   Object* o = vm_->heap_.NewArray(length, elements_are_refs);
   if (o == nullptr) return OutOfMemory();

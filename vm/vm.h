@@ -31,6 +31,8 @@
 
 namespace alea::vm {
 
+class TensorContext;
+
 struct Limits {
   // Frames of non-tail calls (main's frame counts one); a tail call reuses its
   // frame. Past it: "stack overflow: more than N nested calls".
@@ -142,6 +144,12 @@ class Vm {
   Object* LoadFnClosure(uint32_t index);
   bool CallNative(uint32_t index, uint16_t a, Value* result);  // state saved by the caller
   Object* StrOf(Value v, uint32_t type);                       // STR: null when out of memory
+  // The tensor opcodes (interpreter_tensors.cc); false after recording the
+  // error. `op` is a kernels::BinaryOp / UnaryOp.
+  bool TensorBinary(uint8_t op, Instr ins, Value* r);
+  bool TensorUnary(uint8_t op, Instr ins, Value* r);
+  bool TensorScalar(Instr ins, Value* r);
+  void RaiseTensorFailure(TensorContext& cx);
 
   Limits limits_;
   Heap heap_;

@@ -182,11 +182,35 @@ TEST(LineTable, PointsAtTheOperation) {
   EXPECT_EQ(entry->location.length, 5u);
 }
 
-TEST(Errors, TensorsAreNotSupportedYet) {
-  Compiled c = CompileText("fn main() { print(ones([2])) }\n");
+TEST(Errors, RandStatesAreNotSupportedYet) {
+  Compiled c = CompileText("fn main() { print(split(key(0))) }\n");
   EXPECT_FALSE(c.module.ok());
-  EXPECT_NE(c.diagnostics.find("`ones` is not supported by `alea run` yet"), std::string::npos)
+  EXPECT_NE(c.diagnostics.find("is not supported by `alea run` yet"), std::string::npos)
       << c.diagnostics;
+}
+
+TEST(Lower, TensorArithmeticConsumesTemporaries) {
+  // `x * 2.0` is a temporary: `+` takes it by move (x bit 0) and may reuse
+  // it; `x` itself is borrowed by `*` because it is used again below.
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor) -> Tensor = x * 2.0 + 1.0\n"
+      "fn main() { let x = ones([2]); print(f(x)); print(x) }\n");
+  const vm::Function* f = nullptr;
+  for (const vm::Function& fn : m.functions) {
+    if (fn.name == "f") f = &fn;
+  }
+  ASSERT_NE(f, nullptr);
+  int adds = 0;
+  for (const vm::Instr& in : f->code) {
+    if (in.op == Op::ADD_T) {
+      ++adds;
+      EXPECT_EQ(in.x & 1, 1) << "the product is moved into ADD_T";
+    }
+    if (in.op == Op::MUL_T) {
+      EXPECT_EQ(in.x & 1, 1) << "f's x is at its last use";
+    }
+  }
+  EXPECT_EQ(adds, 1);
 }
 
 TEST(Errors, NoMain) {

@@ -1,0 +1,305 @@
+// Tensor builtins: the typed elementwise opcodes (ADD_T...; a consumed
+// operand may become the result in place), SCALAR_T for a scalar operand
+// (it takes the tensor's dtype, LANGUAGE.md "Tensors"), and natives
+// (vm/natives.def, "Tensors") for everything else. Dtypes are static, so
+// they are passed as immediates, never read from the `dtype:` argument.
+#include <cstdlib>
+
+#include "compiler/internal.h"
+#include "vm/dtype.h"
+#include "vm/kernels/reduce.h"
+
+namespace alea::compiler {
+
+namespace types = lang::types;
+using lang::BuiltinId;
+using vm::Instr;
+using vm::Op;
+
+namespace {
+
+// Where the scalar operand of an elementwise builtin is, if any.
+enum class Scalar : uint8_t { kNone, kLhsInt, kRhsInt, kLhsFloat, kRhsFloat };
+
+struct Elementwise {
+  Op op;
+  bool binary;
+  Scalar scalar = Scalar::kNone;
+};
+
+std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
+  switch (id) {
+#define ALEA_FORMS(Name, OP)                             \
+  case BuiltinId::k##Name##Tensor:                       \
+    return Elementwise{Op::OP, true, Scalar::kNone};     \
+  case BuiltinId::k##Name##TensorInt:                    \
+    return Elementwise{Op::OP, true, Scalar::kRhsInt};   \
+  case BuiltinId::k##Name##IntTensor:                    \
+    return Elementwise{Op::OP, true, Scalar::kLhsInt};   \
+  case BuiltinId::k##Name##TensorFloat:                  \
+    return Elementwise{Op::OP, true, Scalar::kRhsFloat}; \
+  case BuiltinId::k##Name##FloatTensor:                  \
+    return Elementwise{Op::OP, true, Scalar::kLhsFloat};
+    ALEA_FORMS(Add, ADD_T)
+    ALEA_FORMS(Sub, SUB_T)
+    ALEA_FORMS(Mul, MUL_T)
+    ALEA_FORMS(Div, DIV_T)
+    ALEA_FORMS(Max, MAX_T)
+    ALEA_FORMS(Min, MIN_T)
+    ALEA_FORMS(Eq, EQ_T)
+    ALEA_FORMS(Ne, NE_T)
+    ALEA_FORMS(Lt, LT_T)
+    ALEA_FORMS(Le, LE_T)
+    ALEA_FORMS(Gt, GT_T)
+    ALEA_FORMS(Ge, GE_T)
+#undef ALEA_FORMS
+    case BuiltinId::kNegTensor:
+      return Elementwise{Op::NEG_T, false};
+    case BuiltinId::kAbsTensorF32:
+    case BuiltinId::kAbsTensorI32:
+      return Elementwise{Op::ABS_T, false};
+    case BuiltinId::kSqrtTensor:
+      return Elementwise{Op::SQRT_T, false};
+    case BuiltinId::kExpTensor:
+      return Elementwise{Op::EXP_T, false};
+    case BuiltinId::kLogTensor:
+      return Elementwise{Op::LOG_T, false};
+    case BuiltinId::kTanh:
+      return Elementwise{Op::TANH_T, false};
+    case BuiltinId::kSigmoid:
+      return Elementwise{Op::SIGMOID_T, false};
+    case BuiltinId::kRelu:
+      return Elementwise{Op::RELU_T, false};
+    default:
+      return std::nullopt;
+  }
+}
+
+// The dtype of a concrete Tensor(d) or DType(d) type.
+vm::DType DTypeOf(const Type* t) {
+  t = types::Resolve(t);
+  if (t->kind == types::Kind::kTensor || t->kind == types::Kind::kDType) {
+    t = types::Resolve(t->args[0]);
+  }
+  // lang's and vm's dtype enums list f32 i32 u32 bool in the same order.
+  return t->kind == types::Kind::kDTypeConst ? static_cast<vm::DType>(t->dtype) : vm::DType::kF32;
+}
+
+std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
+  switch (id) {
+    case BuiltinId::kSumTensor:
+      return vm::kernels::ReduceOp::kSum;
+    case BuiltinId::kMean:
+      return vm::kernels::ReduceOp::kMean;
+    case BuiltinId::kMaxReduce:
+      return vm::kernels::ReduceOp::kMax;
+    case BuiltinId::kMinReduce:
+      return vm::kernels::ReduceOp::kMin;
+    case BuiltinId::kArgmax:
+      return vm::kernels::ReduceOp::kArgmax;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool FunctionCompiler::ConsumesTensorOperands(BuiltinId id) {
+  return ElementwiseOf(id).has_value();
+}
+
+FunctionCompiler::Operand FunctionCompiler::EvalConsumable(const Expr& e, bool borrow_ok) {
+  if (e.kind == Expr::Kind::kName && e.name_kind == lang::NameKind::kLocal &&
+      last_uses_.contains(&e) && Ref(e.type)) {
+    return Eval(e, false);  // Name moves a last use into the temporary
+  }
+  return Eval(e, borrow_ok);
+}
+
+int FunctionCompiler::LoadDefault(const lang::BuiltinParam& param) {
+  const std::string& text = param.default_text;
+  if (text == "none") return -1;
+  int r = Alloc(false);
+  if (text == "f32" || text == "i32" || text == "u32" || text == "bool") {
+    vm::DType d = text == "f32"   ? vm::DType::kF32
+                  : text == "i32" ? vm::DType::kI32
+                  : text == "u32" ? vm::DType::kU32
+                                  : vm::DType::kBool;
+    LoadInt(r, static_cast<int64_t>(d));
+  } else if (text.find_first_of(".eE") != std::string::npos) {
+    LoadFloat(r, std::strtod(text.c_str(), nullptr));
+  } else {
+    LoadInt(r, std::strtoll(text.c_str(), nullptr, 10));
+  }
+  return r;
+}
+
+bool FunctionCompiler::DTypeValue(BuiltinId id, int dst) {
+  switch (id) {
+    case BuiltinId::kDTypeF32:
+      LoadInt(dst, static_cast<int64_t>(vm::DType::kF32));
+      return true;
+    case BuiltinId::kDTypeI32:
+      LoadInt(dst, static_cast<int64_t>(vm::DType::kI32));
+      return true;
+    case BuiltinId::kDTypeU32:
+      LoadInt(dst, static_cast<int64_t>(vm::DType::kU32));
+      return true;
+    case BuiltinId::kDTypeBool:
+      LoadInt(dst, static_cast<int64_t>(vm::DType::kBool));
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
+                                          const std::vector<int>& args, int dst, Span at,
+                                          uint32_t owned, uint32_t* consumed) {
+  auto arg = [&](size_t i) { return i < args.size() ? args[i] : -1; };
+  const bool result_ref = pc_.IsRef(site->result);
+  auto reg = [](int r) { return NativeArg::Reg(r); };
+  auto imm = [](int64_t v) { return NativeArg::Imm(v); };
+  auto dtype_imm = [&](const Type* t) { return imm(static_cast<int64_t>(DTypeOf(t))); };
+  int mark = top_;
+  // A scalar operand as a 0-d tensor of `dtype`, in a new (owned) register.
+  auto scalar = [&](int r, vm::DType dtype, bool is_float) {
+    int t = Alloc(true);
+    Emit(Instr::ABC(Op::SCALAR_T, t, r, static_cast<uint16_t>(dtype), is_float ? 1 : 0), at);
+    return t;
+  };
+
+  if (std::optional<Elementwise> ew = ElementwiseOf(id)) {
+    uint32_t moved = 0;
+    if (!ew->binary) {
+      if (owned & 1) moved = 1;
+      Emit(Instr::ABC(ew->op, dst, arg(0), 0, static_cast<uint8_t>(moved)), at);
+    } else {
+      int a = arg(0), b = arg(1);
+      // The tensor operand's dtype is the scalar's.
+      const bool lhs_scalar = ew->scalar == Scalar::kLhsInt || ew->scalar == Scalar::kLhsFloat;
+      const bool rhs_scalar = ew->scalar == Scalar::kRhsInt || ew->scalar == Scalar::kRhsFloat;
+      const bool is_float = ew->scalar == Scalar::kLhsFloat || ew->scalar == Scalar::kRhsFloat;
+      uint8_t x = 0;
+      if (lhs_scalar) {
+        a = scalar(a, DTypeOf(site->args[1]), is_float);
+        x |= 1;
+      } else if (owned & 1) {
+        x |= 1;
+        moved |= 1;
+      }
+      if (rhs_scalar) {
+        b = scalar(b, DTypeOf(site->args[0]), is_float);
+        x |= 2;
+      } else if (owned & 2) {
+        x |= 2;
+        moved |= 2;
+      }
+      Emit(Instr::ABC(ew->op, dst, a, b, x), at);
+    }
+    if (consumed != nullptr) *consumed = moved;
+    SetTop(mark);
+    return true;
+  }
+
+  if (std::optional<vm::kernels::ReduceOp> op = ReductionOf(id)) {
+    if (arg(1) < 0) {
+      CallNative("t_reduce", {reg(arg(0)), imm(static_cast<int64_t>(*op))}, true, dst, at);
+    } else {
+      CallNative("t_reduce_axis", {reg(arg(0)), imm(static_cast<int64_t>(*op)), reg(arg(1))}, true,
+                 dst, at);
+    }
+    return true;
+  }
+
+  switch (id) {
+    case BuiltinId::kZeros:
+    case BuiltinId::kOnes:
+      CallNative("t_full",
+                 {reg(arg(0)), imm(id == BuiltinId::kOnes ? 1 : 0), dtype_imm(site->result)}, true,
+                 dst, at);
+      return true;
+    case BuiltinId::kFullFloat:
+      CallNative("t_full_f", {reg(arg(0)), reg(arg(1)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kFullInt:
+    case BuiltinId::kFullBool:
+      CallNative("t_full", {reg(arg(0)), reg(arg(1)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kArange1:
+      CallNative("t_arange", {imm(0), reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kArange2:
+      CallNative("t_arange", {reg(arg(0)), reg(arg(1)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kTensor:
+      CallNative("t_tensor", {reg(arg(0)), imm(pc_.TypeDescOf(site->args[0]))}, true, dst, at);
+      return true;
+    case BuiltinId::kShape:
+      CallNative("t_shape", {reg(arg(0))}, true, dst, at);
+      return true;
+    case BuiltinId::kLenTensor:
+      CallNative("t_len", {reg(arg(0))}, false, dst, at);
+      return true;
+    case BuiltinId::kReshape:
+      CallNative("t_reshape", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      return true;
+    case BuiltinId::kTranspose:
+      CallNative("t_transpose", {reg(arg(0))}, true, dst, at);
+      return true;
+    case BuiltinId::kIndexTensor:
+      CallNative("t_index", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      return true;
+    case BuiltinId::kSliceTensor:
+      CallNative("t_slice", {reg(arg(0)), reg(arg(1)), reg(arg(2))}, true, dst, at);
+      return true;
+    case BuiltinId::kConcat:
+      CallNative("t_concat", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      return true;
+    case BuiltinId::kItemF32:
+    case BuiltinId::kItemI32:
+    case BuiltinId::kItemU32:
+    case BuiltinId::kItemBool:
+      CallNative("t_item", {reg(arg(0))}, false, dst, at);
+      return true;
+    case BuiltinId::kCast:
+      CallNative("t_cast", {reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kMatMul:
+      CallNative("t_matmul", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      return true;
+    case BuiltinId::kLoadNpy:
+      CallNative("t_load_npy", {reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kSaveNpy:
+      CallNative("t_save_npy", {reg(arg(0)), reg(arg(1))}, result_ref, dst, at);
+      return true;
+    case BuiltinId::kWhere:
+    case BuiltinId::kWhereTensorInt:
+    case BuiltinId::kWhereIntTensor:
+    case BuiltinId::kWhereTensorFloat:
+    case BuiltinId::kWhereFloatTensor:
+    case BuiltinId::kWhereFloats:
+    case BuiltinId::kWhereInts: {
+      const vm::DType d = DTypeOf(site->result);
+      int a = arg(1), b = arg(2);
+      std::vector<int> temps;
+      for (int k = 1; k <= 2; ++k) {
+        const types::Kind kind = types::Resolve(site->args[k])->kind;
+        if (kind == types::Kind::kInt || kind == types::Kind::kFloat) {
+          int t = scalar(arg(k), d, kind == types::Kind::kFloat);
+          (k == 1 ? a : b) = t;
+          temps.push_back(t);
+        }
+      }
+      CallNative("t_where", {reg(arg(0)), reg(a), reg(b)}, true, dst, at);
+      for (int t : temps) Release(t);
+      SetTop(mark);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace alea::compiler

@@ -1,0 +1,75 @@
+// The tensor heap object: n-d, row-major, immutable to the program, with a
+// dtype (LANGUAGE.md "Tensors"). One allocation holds the Object header, the
+// TensorHead, the shape and (unless it views host memory) the elements,
+// 64-byte aligned for the kernels.
+//
+// "Functional but in place" (DESIGN.md): an operation that owns its operand's
+// only reference may write its result into that operand's buffer
+// (IsReusable); a tensor that views host memory never is.
+#ifndef ALEA_VM_TENSOR_H_
+#define ALEA_VM_TENSOR_H_
+
+#include <cstdint>
+
+#include "absl/types/span.h"
+#include "vm/dtype.h"
+#include "vm/heap.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+
+// NumPy's limit; deeper shapes are a run-time error where they would arise.
+inline constexpr int kMaxRank = 32;
+
+// Follows the Object header of a kTensor. Object::length is the element count.
+struct TensorHead {
+  void* data;  // the elements: inline after the shape, or host memory (a view)
+  DType dtype;
+  uint8_t rank;
+  uint8_t host_view;  // 1: `data` belongs to the host; never written, never freed here
+  uint8_t unused[5];
+  // int64_t shape[rank] follows.
+};
+static_assert(sizeof(TensorHead) == 16);
+
+inline TensorHead* Head(Object* t) { return reinterpret_cast<TensorHead*>(t + 1); }
+inline const TensorHead* Head(const Object* t) {
+  return reinterpret_cast<const TensorHead*>(t + 1);
+}
+inline DType DTypeOf(const Object* t) { return Head(t)->dtype; }
+inline int RankOf(const Object* t) { return Head(t)->rank; }
+inline int64_t* ShapeData(Object* t) { return reinterpret_cast<int64_t*>(Head(t) + 1); }
+inline absl::Span<const int64_t> ShapeOf(const Object* t) {
+  return absl::Span<const int64_t>(reinterpret_cast<const int64_t*>(Head(t) + 1), Head(t)->rank);
+}
+inline int64_t SizeOf(const Object* t) { return static_cast<int64_t>(t->length); }
+inline void* DataOf(Object* t) { return Head(t)->data; }
+inline const void* DataOf(const Object* t) { return Head(t)->data; }
+template <typename T>
+T* ElementsOf(Object* t) {
+  return static_cast<T*>(Head(t)->data);
+}
+template <typename T>
+const T* ElementsOf(const Object* t) {
+  return static_cast<const T*>(Head(t)->data);
+}
+
+// Whether an operation holding this (owned) reference may overwrite it.
+inline bool IsReusable(const Object* t) { return t->refcount == 1 && !Head(t)->host_view; }
+
+// Bytes per element: 4, or 1 for bool.
+inline int ElementBytes(DType dtype) { return dtype == DType::kBool ? 1 : 4; }
+
+// "f32", "i32", "u32", "bool".
+const char* DTypeName(DType dtype);
+
+// The element count of `shape`, or -1 when a dimension is negative, the rank
+// exceeds kMaxRank, or the byte size would not fit in 2^48.
+int64_t ElementCount(DType dtype, absl::Span<const int64_t> shape);
+
+// "(2, 3)", "(4,)", "()": NumPy's way, used in every shape message.
+std::string ShapeString(absl::Span<const int64_t> shape);
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_TENSOR_H_

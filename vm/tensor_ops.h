@@ -1,0 +1,120 @@
+// Tensor operations on heap objects: shape rules (NumPy broadcasting), result
+// allocation (in place when the operation owns the operand's only reference),
+// the reference kernels (vm/kernels/), and the run-time errors of
+// runtime_errors.def. Shared by the interpreter's tensor opcodes and the
+// natives of stdlib/tensors.cc, so both report the same messages.
+//
+// Every function returns the result (an owned reference), or nullptr after
+// recording why in the TensorContext. Inputs are borrowed unless passed as an
+// Owned operand, whose reference the call always consumes (reused as the
+// result, or released), on success and on failure alike.
+#ifndef ALEA_VM_TENSOR_OPS_H_
+#define ALEA_VM_TENSOR_OPS_H_
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "absl/types/span.h"
+#include "vm/dtype.h"
+#include "vm/heap.h"
+#include "vm/kernels/elementwise.h"
+#include "vm/kernels/reduce.h"
+#include "vm/runtime_error.h"
+#include "vm/tensor.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+
+class TensorContext {
+ public:
+  explicit TensorContext(Heap& heap) : heap_(heap) {}
+  Heap& heap() { return heap_; }
+
+  // A tensor of `shape` with uninitialized elements; nullptr (out of memory,
+  // or an invalid shape: kBadShape) with the failure recorded.
+  Object* New(DType dtype, absl::Span<const int64_t> shape);
+
+  // Records a run-time error; returns nullptr for `return cx.Fail(...)`.
+  template <typename... Args>
+  std::nullptr_t Fail(RuntimeErrorId id, const Args&... args) {
+    error_ = MakeRuntimeError(id, args...);
+    return nullptr;
+  }
+  std::nullptr_t OutOfMemory() {
+    out_of_memory_ = true;
+    return nullptr;
+  }
+
+  // After a failure: out of memory (report with the heap's numbers), or the
+  // error.
+  bool out_of_memory() const { return out_of_memory_; }
+  RuntimeError TakeError() { return std::move(*error_); }
+
+ private:
+  Heap& heap_;
+  bool out_of_memory_ = false;
+  std::optional<RuntimeError> error_;
+};
+
+// An operand passed with its reference: the operation may write its result
+// into it when IsReusable (same shape and element size as the result).
+struct Owned {
+  Object* tensor;
+};
+// An operand that is either borrowed or owned.
+struct TensorArg {
+  Object* tensor;
+  bool owned;
+};
+
+// ---- Elementwise (tensor_ops.cc) ----
+// a op b, broadcasting; both have one dtype (the compiler guarantees it).
+// Comparisons give bool. Integer division by zero: kDivisionByZero. The
+// operator's spelling (kernels::Spelling) names it in kBroadcast.
+Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b);
+Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x);
+// A 0-d tensor of `dtype` from a scalar operand: an Int (`is_float` false)
+// or a Float's bits. f32 rounds (to nearest even) either; i32 and u32 take an
+// Int that fits (else kScalarOutOfRange with the Int and the dtype name).
+Object* FromScalar(TensorContext& cx, DType dtype, Value scalar, bool is_float);
+// where(mask, a, b), the three broadcast together.
+Object* Where(TensorContext& cx, const Object* mask, const Object* a, const Object* b);
+// `cast(x, dtype)` (kernels::Cast's rules; kCastNaN, kCastOutOfRange naming
+// the first bad element, formatted as the f32 prints).
+Object* Cast(TensorContext& cx, TensorArg x, DType dtype);
+
+// ---- Reductions and matmul (tensor_ops.cc) ----
+// Whole tensor when `axis` is empty (a 0-d result), else along the axis
+// (negative counts from the end; kAxisOutOfRange), which disappears from the
+// shape. kReduceEmpty names the builtin (`max`, `min`, `argmax`).
+Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
+               std::optional<int64_t> axis);
+// x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added
+// axis removed from the result), leading axes broadcast as batches.
+Object* MatMul(TensorContext& cx, const Object* x, const Object* y);
+
+// ---- Shapes and creation (tensor_layout.cc) ----
+// A tensor of `shape` with every element `value` (bits: f32 in the low 32
+// bits as a float's bits, i32/u32 as the integer, bool 0/1).
+Object* Full(TensorContext& cx, DType dtype, absl::Span<const int64_t> shape, uint32_t value);
+// arange(start, stop): start, start + 1, ... < stop (empty when stop <= start),
+// as f32 (each exactly rounded), i32 or u32 (values must fit: kScalarOutOfRange).
+Object* Arange(TensorContext& cx, DType dtype, int64_t start, int64_t stop);
+// The same elements in a new shape, which may contain one -1 (inferred).
+// An owned, reusable operand of the same rank is reshaped in place.
+Object* Reshape(TensorContext& cx, TensorArg x, absl::Span<const int64_t> shape);
+// Reverses the axes (NumPy's x.T); a 0-d or 1-d tensor is returned as is.
+Object* Transpose(TensorContext& cx, const Object* x);
+// x[i] along axis 0 (0 <= i < shape[0], else kTensorIndex; 0-d:
+// kIndexScalarTensor with "indexing").
+Object* Index(TensorContext& cx, const Object* x, int64_t i);
+// x[lo:hi] along axis 0, bounds clamped to [0, shape[0]] as Python; a
+// negative bound is kNegativeSliceBound (as arrays).
+Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi);
+// Joins tensors of one dtype along `axis` (negative counts from the end).
+Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis);
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_TENSOR_OPS_H_
