@@ -59,6 +59,7 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run() {
       size_t n = fn->scheme != nullptr ? fn->scheme->vars.size() : 0;
       module_.main = FunctionInstance(fn.get(), std::vector<const Type*>(n, Unit()));
       module_.main_takes_args = fn->params.size() == 1;
+      module_.main_uses_rng = fn->uses_rng;
     }
   }
   Drain();
@@ -108,8 +109,7 @@ void ProgramCompiler::Drain() {
     fc.self_index_ = job.index;
     if (!job.type_args.empty())
       fc.fn_.specialization = absl::StrCat("[", KeyOf(job.type_args), "]");
-    if (job.fn->uses_rng) Unsupported("`uses rng`", job.fn->uses_rng_span);
-    fc.CompileFunction(job.fn->params, *job.fn->body, {});
+    fc.CompileFunction(job.fn->params, *job.fn->body, {}, job.fn->uses_rng);
     SetFunction(job.index, fc.Finish());
   }
 }

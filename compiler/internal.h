@@ -24,6 +24,7 @@
 #include "lang/builtins.h"
 #include "lang/diagnostics.h"
 #include "lang/program.h"
+#include "lang/rng_sites.h"
 #include "lang/source.h"
 #include "lang/types.h"
 #include "vm/bytecode.h"
@@ -58,8 +59,10 @@ class FunctionCompiler {
   // ---- Entry points (lower_expr.cc) ----
   // A top-level function or lambda: parameters, captures, then the body in tail position.
   // `captures`: each captured variable and whether it is a reference.
+  // `uses_rng`: the function takes its ambient random stream as an extra
+  // last parameter.
   void CompileFunction(const std::vector<lang::Param>& params, const Expr& body,
-                       const std::vector<std::pair<VarKey, bool>>& captures);
+                       const std::vector<std::pair<VarKey, bool>>& captures, bool uses_rng = false);
   vm::Function Finish();
 
   // ---- Registers and emission (emit.cc) ----
@@ -142,6 +145,12 @@ class FunctionCompiler {
   // CALLN `name` on `args` (references are copied: natives borrow), result into dst.
   void CallNative(const char* name, const std::vector<NativeArg>& args, bool result_ref, int dst,
                   Span at);
+  // ---- Random states (lower_random.cc) ----
+  bool ApplyRandomBuiltin(lang::BuiltinId id, const std::vector<int>& args, int dst, Span at);
+  // The state of site `site` (lang/rng_sites.h), in `dst` or a new
+  // reference register; returns the register.
+  int SiteState(const Expr& site, Span at, int dst = -1);
+  void With(const Expr& e, Dest dest);
   // ---- Tensor builtins (lower_tensor.cc) ----
   bool ApplyTensorBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args,
                           int dst, Span at, uint32_t owned, uint32_t* consumed);
@@ -174,6 +183,8 @@ class FunctionCompiler {
   int top_ = 0;
   absl::flat_hash_map<VarKey, int> vars_;
   absl::flat_hash_set<const Expr*> last_uses_;
+  lang::SiteNumbers sites_;
+  int ambient_ = -1;  // the register of the ambient random stream, or -1
   // Polymorphic local lets: the instance keys used in the rest of their scope.
   std::optional<Span> last_line_;
   bool too_large_ = false;

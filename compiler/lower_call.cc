@@ -41,7 +41,8 @@ std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::str
   if (e.builtin >= 0) {
     id = static_cast<BuiltinId>(e.builtin);
     std::string detail;
-    lang::MapArguments(lang::GetBuiltin(*id), names, 0, &mapping, &detail);
+    // A sampler at an ambient site gets its state implicitly: parameter 0.
+    lang::MapArguments(lang::GetBuiltin(*id), names, e.ambient_site ? 1 : 0, &mapping, &detail);
   } else if (auto r = lang::ResolveOverload(name, args, names, pc_.store_)) {
     id = r->id;
     mapping = std::move(r->mapping);
@@ -57,10 +58,6 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   const Expr& callee = *e.lhs;
   std::vector<const Expr*> args;
   for (const lang::Arg& arg : e.args) args.push_back(arg.value.get());
-  if (e.ambient_site) {
-    pc_.Unsupported(callee.kind == Expr::Kind::kName ? Quoted(callee.name) : "`uses rng`", e.span);
-    return Into(e, dest);
-  }
   bool direct = callee.kind == Expr::Kind::kName;
   if (direct && callee.name_kind == lang::NameKind::kBuiltin) {
     std::vector<int> param_of_arg;
@@ -68,6 +65,13 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     if (!id) return Into(e, dest);
     int r = Target(dest, e.type);
     int mark = top_;
+    if (*id == BuiltinId::kRng) {  // a fresh explicit state: the site's own
+      int state = SiteState(e, e.span);
+      Move(r, state, true);
+      Done(dest, r);
+      SetTop(mark);
+      return;
+    }
     const bool consumes = ConsumesTensorOperands(*id);
     std::vector<Operand> operands;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -90,6 +94,8 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       param_types[param_of_arg[i]] = const_cast<Type*>(site->args[i]);
       if (operands[i].owned && IsRefReg(operands[i].reg)) owned |= 1u << param_of_arg[i];
     }
+    int site_state = -1;
+    if (e.ambient_site && num_params > 0) regs[0] = site_state = SiteState(e, e.span);
     for (size_t p = 0; p < num_params; ++p) {
       if (regs[p] < 0) regs[p] = LoadDefault(builtin.params[p]);
     }
@@ -102,29 +108,33 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     for (size_t i = operands.size(); i-- > 0;) {
       if ((consumed & (1u << param_of_arg[i])) == 0) Free(operands[i]);
     }
+    if (site_state >= 0) Release(site_state);
     Done(dest, r);
     SetTop(mark);
     return;
   }
 
+  // A `uses rng` callee takes its ambient stream (this site's state) last.
+  const bool pass_state = direct && callee.name_kind == lang::NameKind::kFunction &&
+                          callee.fn != nullptr && callee.fn->uses_rng;
   std::vector<bool> refs;
   for (const Expr* arg : args) refs.push_back(Ref(arg->type));
+  if (pass_state) refs.push_back(true);
   if (refs.empty()) refs.push_back(Ref(e.type));  // the result's register
   int mark = top_;
   if (direct && callee.name_kind == lang::NameKind::kFunction) {
-    if (callee.fn->uses_rng) pc_.Unsupported("`uses rng`", e.span);
     std::vector<const Type*> type_args;
     for (const Type* a : callee.type_args) type_args.push_back(T(a));
     int f = pc_.FunctionInstance(callee.fn, std::move(type_args));
     int base = AllocWindow(refs);
-    uint16_t n = static_cast<uint16_t>(args.size());
+    uint16_t n = static_cast<uint16_t>(args.size() + (pass_state ? 1 : 0));
     // A self tail call is a loop: the arguments become the parameters (same
     // types, so the same register classes) and control restarts at the top,
     // skipping the frame replacement a TAILCALL does; the backward jump still
     // checks the interrupt flag. A plain parameter passed on in its own
     // position (`n` in `loop(i + 1, n, acc)`) is already where it belongs.
     bool self_loop = dest.tail && f == self_index_;
-    std::vector<bool> in_place(args.size(), false);
+    std::vector<bool> in_place(n, false);
     for (size_t i = 0; self_loop && i < args.size(); ++i) {
       const Expr& a = *args[i];
       in_place[i] = a.kind == Expr::Kind::kName && a.name_kind == lang::NameKind::kLocal &&
@@ -136,6 +146,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       IntoReg(*args[i], base + static_cast<int>(i));
       SetTop(window_mark);
     }
+    if (pass_state) SiteState(e, e.span, base + static_cast<int>(args.size()));
     if (dest.tail) {
       ReleaseRange(0, base, -1);
       if (self_loop) {
@@ -470,7 +481,8 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     case BuiltinId::kClock:
       return native("clock", {});
     default:
-      return ApplyTensorBuiltin(id, site, args, dst, at, owned, consumed);
+      return ApplyRandomBuiltin(id, args, dst, at) ||
+             ApplyTensorBuiltin(id, site, args, dst, at, owned, consumed);
   }
 }
 

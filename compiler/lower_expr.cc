@@ -30,11 +30,14 @@ void FunctionCompiler::Done(Dest dest, int reg) {
 }
 
 void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, const Expr& body,
-                                       const std::vector<std::pair<VarKey, bool>>& captures) {
+                                       const std::vector<std::pair<VarKey, bool>>& captures,
+                                       bool uses_rng) {
   std::vector<bool> refs;
   for (const lang::Param& param : params) refs.push_back(Ref(param.pattern->type));
+  if (uses_rng) refs.push_back(true);
   AllocWindow(refs);
-  fn_.num_params = static_cast<uint16_t>(params.size());
+  if (uses_rng) ambient_ = static_cast<int>(params.size());
+  fn_.num_params = static_cast<uint16_t>(refs.size());
   fn_.num_captures = static_cast<uint16_t>(captures.size());
   for (size_t i = 0; i < captures.size(); ++i) {
     int r = Alloc(captures[i].second);
@@ -51,6 +54,7 @@ void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, c
     }
   }
   ComputeLastUses(body, last_uses_);
+  lang::NumberSites(body, sites_);
   Tail(body);
 }
 
@@ -119,8 +123,7 @@ void FunctionCompiler::Into(const Expr& e, Dest dest) {
     case Expr::Kind::kSlice:
       return SliceExpr(e, dest);
     case Expr::Kind::kWith:
-      pc_.Unsupported("`with`", e.span);
-      return Into(e, dest);
+      return With(e, dest);
     case Expr::Kind::kLambda: {
       int r = Target(dest, e.type);
       Lambda(e, r);
@@ -303,7 +306,12 @@ void FunctionCompiler::LetStmt(const lang::Stmt& stmt, const std::vector<const E
 
 void FunctionCompiler::If(const Expr& e, Dest dest) {
   Label else_label, end;
+  // A site: its state is made before the branch, so both arms see it; the
+  // condition still draws from the enclosing stream.
+  const int outer_ambient = ambient_;
+  const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
   Branch(*e.rhs, false, else_label);
+  if (site_state >= 0) ambient_ = site_state;
   int mark = top_;
   Into(*e.then_branch, dest);
   SetTop(mark);
@@ -318,6 +326,8 @@ void FunctionCompiler::If(const Expr& e, Dest dest) {
   }
   SetTop(mark);
   Bind(end);
+  ambient_ = outer_ambient;
+  if (site_state >= 0 && !dest.tail) Release(site_state);
 }
 
 namespace {

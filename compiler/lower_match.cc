@@ -122,6 +122,11 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   // A variable scrutinee of reference type is copied: a guard or body may
   // move the variable while later arms still test it.
   Operand s = Eval(*e.lhs, /*borrow_ok=*/false);
+  // A site: the arm bodies draw from its state (the scrutinee and the
+  // guards, conditions, from the enclosing stream; lang/rng_sites.h).
+  const int outer_ambient = ambient_;
+  const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
+  const int arm_ambient = site_state >= 0 ? site_state : outer_ambient;
   Label end;
   for (const lang::MatchArm& arm : e.arms) {
     Label next;
@@ -131,7 +136,9 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
     int bound_top = top_;
     Label guard_failed;
     if (arm.guard) Branch(*arm.guard, false, guard_failed);
+    ambient_ = arm_ambient;
     Into(*arm.body, dest);
+    ambient_ = outer_ambient;
     if (!dest.tail) {
       ReleaseRange(arm_mark, top_, -1);
       EmitJump(Op::JMP, 0, 0, end);
@@ -149,6 +156,8 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
     Return(Alloc(Ref(e.type)));
   }
   Bind(end);
+  ambient_ = outer_ambient;
+  if (site_state >= 0 && !dest.tail) Release(site_state);
   if (!dest.tail) Free(s);
   SetTop(mark);
 }

@@ -149,6 +149,9 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
     case Kind::kDType:
       desc.kind = vm::TypeDesc::Kind::kDType;
       break;
+    case Kind::kRandState:
+      desc.kind = vm::TypeDesc::Kind::kRandState;
+      break;
     default:
       // Unsupported types are reported before a descriptor is asked for;
       // unit keeps the module well-formed meanwhile.

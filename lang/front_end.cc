@@ -3,6 +3,7 @@
 #include "lang/loader.h"
 #include "lang/match_check.h"
 #include "lang/typecheck.h"
+#include "lang/use_once.h"
 
 namespace alea::lang {
 
@@ -14,8 +15,13 @@ std::optional<Program> CheckProgram(const std::string& root_path, SourceManager&
   // checked only on a program that parsed, so no type error is a phantom of
   // a syntax error's guessed repair.
   if (diags.has_errors()) return std::nullopt;
-  TypeCheck(*program, sources, diags);
+  bool typed = TypeCheck(*program, sources, diags);
   for (const auto& module : program->modules) CheckMatches(*module, diags);
+  // The use-once check reads the inferred types, so it needs a program that
+  // type-checked; `match` errors do not disturb it.
+  if (typed) {
+    for (const auto& module : program->modules) CheckUseOnce(*module, diags);
+  }
   if (diags.has_errors()) return std::nullopt;
   return program;
 }

@@ -1,5 +1,6 @@
 // The front end in one call: load a program with its imports, parse, check
-// `match`es, infer and check types. `alea check`, `alea run` and the REPL
+// `match`es, infer and check types, then check that no RandState is used
+// twice (lang/use_once.h). `alea check`, `alea run` and the REPL
 // all go through here, so they report the same diagnostics.
 #ifndef ALEA_LANG_FRONT_END_H_
 #define ALEA_LANG_FRONT_END_H_

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "absl/strings/numbers.h"
+
 namespace alea::repl {
 
 int UsageError(const std::string& command, const std::string& message) {
@@ -27,6 +29,26 @@ int SingleFileOperand(const std::string& command, const std::vector<std::string>
   }
   if (file->empty()) return UsageError(command, "missing FILE");
   return kExitOk;
+}
+
+int ParseSeedOption(const std::string& command, const std::vector<std::string>& args, size_t* i,
+                    int64_t* seed) {
+  const std::string& arg = args[*i];
+  if (arg != "--seed" && !arg.starts_with("--seed=")) return 0;
+  std::string value;
+  if (arg != "--seed") {
+    value = arg.substr(7);
+  } else if (*i + 1 < args.size()) {
+    value = args[++*i];
+  } else {
+    UsageError(command, "`--seed` needs a value");
+    return -1;
+  }
+  if (!absl::SimpleAtoi(value, seed)) {
+    UsageError(command, "`--seed` needs an integer, not `" + value + "`");
+    return -1;
+  }
+  return 1;
 }
 
 bool WantsHelp(const std::vector<std::string>& args) {

@@ -3,6 +3,7 @@
 #ifndef ALEA_REPL_COMMAND_LINE_H_
 #define ALEA_REPL_COMMAND_LINE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ int UsageError(const std::string& command, const std::string& message);
 // with *file set, or prints a usage error and returns kExitUsage.
 int SingleFileOperand(const std::string& command, const std::vector<std::string>& args,
                       std::string* file);
+
+// `--seed N` or `--seed=N` at args[*i] (a 64-bit Int, as `key` takes):
+// returns 1 after setting *seed and moving *i to the option's last word, 0
+// when args[*i] is no seed option, or prints a usage error for `command`
+// and returns -1.
+int ParseSeedOption(const std::string& command, const std::vector<std::string>& args, size_t* i,
+                    int64_t* seed);
 
 // True when args hold -h or --help before any `--`.
 bool WantsHelp(const std::vector<std::string>& args);

@@ -26,19 +26,30 @@ const std::vector<Subcommand>& Subcommands() {
        "printed before a run-time error stays printed.\n"
        "\n"
        "options:\n"
+       "  --seed N     a `main` declared `uses rng` draws from key(N) (default 0)\n"
        "  -h, --help   show this help\n"
        "\n"
        "exit status: 0 when the program ran to the end,\n"
        "             1 on a compile or run-time error, 2 on a usage error.\n",
        RunRun},
-      {"dis", "show the bytecode of a compiled program",
+      {"dis", "show the bytecode of a compiled program, or the desugared source",
        "usage: alea dis [options] FILE\n"
        "\n"
        "Checks and compiles FILE and prints the compiled module: each function\n"
        "(one per specialization), its registers and reference registers, its\n"
        "instructions with source lines, and the constant and type tables.\n"
        "\n"
+       "With --desugar, checks FILE and prints it instead as Alea source with its\n"
+       "implicit random states made explicit: each `uses rng` function takes its\n"
+       "stream as an extra last parameter, each scope threads `next` through its\n"
+       "stream once per site (`let (site_0, rng_1) = next(rng_0);`), and `with`\n"
+       "blocks bind their state. The output is a valid program that prints what\n"
+       "FILE prints.\n"
+       "\n"
        "options:\n"
+       "  --desugar    print the desugared source instead of bytecode\n"
+       "  --seed N     with --desugar: a `uses rng` main starts from key(N), as\n"
+       "               `alea run --seed N` runs it (default 0)\n"
        "  -h, --help   show this help\n"
        "\n"
        "exit status: 0 on success, 1 when the program has errors, 2 on a usage error.\n",

@@ -43,10 +43,13 @@ bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Modu
 int RunRun(const std::vector<std::string>& args) {
   std::string file;
   std::vector<std::string> program_args;
+  int64_t seed = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (!file.empty()) {
       program_args.push_back(arg);  // everything after FILE belongs to the program
+    } else if (int parsed = ParseSeedOption("run", args, &i, &seed); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
     } else if (arg == "--" && i + 1 < args.size()) {
       file = args[++i];
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -74,7 +77,7 @@ int RunRun(const std::vector<std::string>& args) {
     std::fprintf(stderr, "alea: error: %s\n", std::string(status.message()).c_str());
     return kExitProgramError;
   }
-  status = machine.RunMain(program_args);
+  status = machine.RunMain(program_args, seed);
   std::fflush(stdout);
   if (status.ok()) return kExitOk;
   const vm::RuntimeError* error = machine.last_error();

@@ -63,16 +63,18 @@ struct TypeDesc {
     kArray,
     kFunction,
     kTensor,
-    kDType
+    kDType,
+    kRandState
   };
   Kind kind = Kind::kInt;
   std::vector<uint32_t> children;  // tuple fields, or the one array element type
   // A tensor's dtype and shape live in the object, so kTensor needs nothing
-  // more; a kDType value (`f32`...) is its vm::DType number.
+  // more; a kDType value (`f32`...) is its vm::DType number. A kRandState is
+  // a reference to a vm/randstate.h object.
 
   bool is_reference() const {
     return kind == Kind::kStr || kind == Kind::kTuple || kind == Kind::kArray ||
-           kind == Kind::kFunction || kind == Kind::kTensor;
+           kind == Kind::kFunction || kind == Kind::kTensor || kind == Kind::kRandState;
   }
 };
 
@@ -120,6 +122,7 @@ struct Module {
   int32_t init = -1;                 // F(init)() computes the globals before anything else runs
   int32_t main = -1;                 // F(main): the program's entry point
   bool main_takes_args = false;      // main(args: [Str])
+  bool main_uses_rng = false;        // `uses rng`: its ambient stream is an extra last argument
 };
 
 }  // namespace alea::vm

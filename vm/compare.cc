@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/container/inlined_vector.h"
+#include "vm/randstate.h"
 #include "vm/tensor.h"
 
 namespace alea::vm {
@@ -92,6 +93,16 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
       case TypeDesc::Kind::kTensor:
         leaf = CompareTensors(AsObject(a), AsObject(b));
         break;
+      case TypeDesc::Kind::kRandState: {
+        // Not comparable in the language; by the words (not the flag), so
+        // the order stays total and never depends on addresses.
+        const random::RandState& x = StateOf(AsObject(a));
+        const random::RandState& y = StateOf(AsObject(b));
+        leaf = Compare3(x.key.k0, y.key.k0);
+        if (leaf == Order::kEqual) leaf = Compare3(x.key.k1, y.key.k1);
+        if (leaf == Order::kEqual) leaf = Compare3(x.n, y.n);
+        break;
+      }
       case TypeDesc::Kind::kTuple:
       case TypeDesc::Kind::kArray: {
         const Object* x = AsObject(a);

@@ -70,6 +70,17 @@ const char* OperandKinds(Op op) {
       return "rt-";
     case Op::SCALAR_T:
       return "rrd";
+    case Op::SITE:  // c: the site's number
+    case Op::BITS:  // samplers: c is how many argument registers from R(b)
+    case Op::UNIFORM:
+    case Op::NORMAL:
+    case Op::BERNOULLI:
+    case Op::RANDINT:
+    case Op::EXPONENTIAL:
+    case Op::CATEGORICAL:
+    case Op::PERMUTATION:
+    case Op::DROPOUT:
+      return "rri";
     default:
       break;
   }
@@ -117,6 +128,9 @@ void AppendTypeName(std::string* out, const Module& m, uint32_t type, int depth)
       return;
     case TypeDesc::Kind::kDType:
       out->append("DType");
+      return;
+    case TypeDesc::Kind::kRandState:
+      out->append("RandState");
       return;
     case TypeDesc::Kind::kArray:
       out->push_back('[');

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "vm/randstate.h"
 #include "vm/tensor.h"
 
 namespace alea::vm {
@@ -23,6 +24,8 @@ uint64_t PayloadBytes(ObjKind kind, uint64_t length) {
       return length * (sizeof(Value) + 1);
     case ObjKind::kTensor:
       return 0;  // TensorBytes
+    case ObjKind::kRandState:
+      return sizeof(RandStateBody);
   }
   return 0;
 }
@@ -104,6 +107,16 @@ Object* Heap::NewClosure(uint32_t function, uint64_t captures) {
   return o;
 }
 
+Object* Heap::NewRandState(const random::RandState& state) {
+  Object* o = Allocate(ObjKind::kRandState, 0, PayloadBytes(ObjKind::kRandState, 0));
+  if (o == nullptr) return nullptr;
+  RandStateBody* body = BodyOf(o);  // zeroed by Allocate: unconsumed
+  body->state = state;
+  SetCreatedAt(o, RandSite{});
+  body->consumed_function = RandSite::kNoFunction;
+  return o;
+}
+
 // Blocks at least this large are worth keeping for reuse; at most this many,
 // holding at most this much.
 constexpr uint64_t kMinSpareBlock = uint64_t{64} << 10;
@@ -180,7 +193,7 @@ void Heap::Free(Object* root) {
   while (!worklist_.empty()) {
     Object* o = worklist_.back();
     worklist_.pop_back();
-    if (o->kind != ObjKind::kStr && o->kind != ObjKind::kTensor) {
+    if (o->kind != ObjKind::kStr && o->kind != ObjKind::kTensor && o->kind != ObjKind::kRandState) {
       Value* slots = Slots(o);
       const bool all_refs = o->kind == ObjKind::kArray && o->elements_are_refs;
       const bool some_refs = o->kind != ObjKind::kArray;

@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "vm/dtype.h"
+#include "vm/random/keys.h"
 #include "vm/value.h"
 
 namespace alea::vm {
@@ -31,6 +32,9 @@ class Heap {
   // A tensor (vm/tensor.h) of `shape` whose elements are NOT initialized,
   // 64-byte aligned. Also nullptr for a shape ElementCount rejects.
   Object* NewTensor(DType dtype, absl::Span<const int64_t> shape);
+  // A RandState (vm/randstate.h) holding `state`, unconsumed, with no
+  // creation site (as the host makes one; opcodes then record theirs).
+  Object* NewRandState(const random::RandState& state);
 
   // Drops one reference; frees the object and, iteratively, everything only
   // it kept alive, so a chain a million levels deep needs no C stack.

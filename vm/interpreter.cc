@@ -594,6 +594,33 @@ bool Vm::Execute(Value* result) {
     DISPATCH();
   }
 
+  // ---- Random states (interpreter_random.cc) ----
+  // One out-of-line body for all: each allocates, which costs more than the
+  // call. Nothing there grows the stacks or calls out, so no RELOAD.
+#define ALEA_RANDOM_CASE(name)        \
+  CASE(name) {                        \
+    SAVE();                           \
+    if (!RandomOp(ins, R)) goto fail; \
+    DISPATCH();                       \
+  }
+  ALEA_RANDOM_CASE(KEY)
+  ALEA_RANDOM_CASE(SPLIT)
+  ALEA_RANDOM_CASE(SPLITN)
+  ALEA_RANDOM_CASE(FOLDIN)
+  ALEA_RANDOM_CASE(NEXT)
+  ALEA_RANDOM_CASE(SITE)
+  ALEA_RANDOM_CASE(CONSUME)
+  ALEA_RANDOM_CASE(BITS)
+  ALEA_RANDOM_CASE(UNIFORM)
+  ALEA_RANDOM_CASE(NORMAL)
+  ALEA_RANDOM_CASE(BERNOULLI)
+  ALEA_RANDOM_CASE(RANDINT)
+  ALEA_RANDOM_CASE(EXPONENTIAL)
+  ALEA_RANDOM_CASE(CATEGORICAL)
+  ALEA_RANDOM_CASE(PERMUTATION)
+  ALEA_RANDOM_CASE(DROPOUT)
+#undef ALEA_RANDOM_CASE
+
   // ---- Output ----
   CASE(PRINT) {
     AppendValue(&out_, RA, B, *module_);

@@ -7,6 +7,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "vm/randstate.h"
 #include "vm/tensor.h"
 #include "vm/tensor_format.h"
 
@@ -153,6 +154,10 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         out->append(FormatTensor(DTypeOf(x), ShapeOf(x), DataOf(x)));
         break;
       }
+      case TypeDesc::Kind::kRandState:
+        // Shown, never consumed (LANGUAGE.md): the flag is left alone.
+        AppendRandState(out, StateOf(AsObject(v)));
+        break;
       case TypeDesc::Kind::kTuple:
         out->push_back('(');
         stack.push_back({AsObject(v), type, 0});

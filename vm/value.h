@@ -20,12 +20,13 @@ inline Value FromFloat(double d) { return std::bit_cast<Value>(d); }
 inline double AsFloat(Value v) { return std::bit_cast<double>(v); }
 inline Value FromBool(bool b) { return b ? 1 : 0; }
 
-enum class ObjKind : uint8_t { kStr, kTuple, kArray, kClosure, kTensor };
+enum class ObjKind : uint8_t { kStr, kTuple, kArray, kClosure, kTensor, kRandState };
 
 // Every object starts with this header. `length` counts bytes (Str), fields
-// (Tuple), elements (Array and Tensor, vm/tensor.h) or captures (Closure). The payload follows the
-// header in the same allocation; tuples and closures put one mask byte per
-// slot after their slots, so releasing them needs no type descriptor.
+// (Tuple), elements (Array and Tensor, vm/tensor.h) or captures (Closure); it
+// is 0 for a RandState (vm/randstate.h). The payload follows the header in the same allocation;
+// tuples and closures put one mask byte per slot after their slots, so releasing them needs no type
+// descriptor.
 struct Object {
   uint64_t refcount;
   ObjKind kind;

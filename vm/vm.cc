@@ -148,7 +148,8 @@ absl::Status Vm::Verify() const {
   if (absl::Status s = check_fn(m.init, "init"); !s.ok()) return s;
   if (absl::Status s = check_fn(m.main, "main"); !s.ok()) return s;
   if (m.init >= 0 && m.functions[m.init].num_params != 0) return Malformed("init takes arguments");
-  if (m.main >= 0 && m.functions[m.main].num_params != (m.main_takes_args ? 1 : 0)) {
+  if (m.main >= 0 &&
+      m.functions[m.main].num_params != (m.main_takes_args ? 1 : 0) + (m.main_uses_rng ? 1 : 0)) {
     return Malformed("main has the wrong number of parameters");
   }
   for (const Function& f : m.functions) {
@@ -379,7 +380,7 @@ Object* Vm::StrOf(Value v, uint32_t type) {
   return heap_.NewStr(text);
 }
 
-absl::Status Vm::RunMain(const std::vector<std::string>& args) {
+absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
   if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
   if (module_->main < 0) return absl::FailedPreconditionError("the module has no `main`");
   error_.reset();
@@ -408,6 +409,16 @@ absl::Status Vm::RunMain(const std::vector<std::string>& args) {
         ok = false;
       }
       main_args.push_back(FromObject(array));
+    }
+    if (ok && module_->main_uses_rng) {
+      Object* state = heap_.NewRandState(random::KeyFromSeed(seed));
+      if (state == nullptr) {
+        for (Value v : main_args) heap_.ReleaseValue(v);
+        RaiseOutOfMemory();
+        ok = false;
+      } else {
+        main_args.push_back(FromObject(state));
+      }
     }
     if (ok) ok = Invoke(static_cast<uint32_t>(module_->main), nullptr, main_args, &result, &is_ref);
     if (ok && is_ref && result != 0) heap_.ReleaseValue(result);

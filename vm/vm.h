@@ -26,6 +26,7 @@
 #include "vm/bytecode.h"
 #include "vm/heap.h"
 #include "vm/native.h"
+#include "vm/randstate.h"
 #include "vm/runtime_error.h"
 #include "vm/value.h"
 
@@ -70,11 +71,12 @@ class Vm {
   absl::Status Load(const Module& module);
 
   // Runs F(init) (if any), then F(main), passing `args` as an [Str] when
-  // Module::main_takes_args. Output is flushed before this returns, so text
-  // printed before a run-time error is written before the error is reported.
-  // A run-time error is returned as a Status (its message) and in detail by
-  // last_error(); the Vm stays usable.
-  absl::Status RunMain(const std::vector<std::string>& args);
+  // Module::main_takes_args, and a `uses rng` main (Module::main_uses_rng)
+  // its ambient stream key(seed). Output is flushed before this returns, so
+  // text printed before a run-time error is written before the error is
+  // reported. A run-time error is returned as a Status (its message) and in
+  // detail by last_error(); the Vm stays usable.
+  absl::Status RunMain(const std::vector<std::string>& args, int64_t seed = 0);
 
   // The error of the last RunMain, or nullptr when it succeeded.
   const RuntimeError* last_error() const { return error_ ? &*error_ : nullptr; }
@@ -150,6 +152,17 @@ class Vm {
   bool TensorUnary(uint8_t op, Instr ins, Value* r);
   bool TensorScalar(Instr ins, Value* r);
   void RaiseTensorFailure(TensorContext& cx);
+  // The random-state opcodes (interpreter_random.cc), dispatched on ins.op;
+  // false after recording the error. The caller has saved the frame state.
+  bool RandomOp(Instr ins, Value* r);
+  bool RandomSample(Instr ins, Value* r, Object* state, const RandSite& here);
+  // A new state created at `site`; null after raising out of memory.
+  Object* NewRandState(const random::RandState& state, const RandSite& site);
+  // "a RandState is used twice", with notes for where `state` was created
+  // and first consumed; returns false.
+  bool RaiseStateReused(const Object* state);
+  // R(a) = o, releasing the reference R(a) held (an overwritten operand).
+  void PutReference(Value* r, uint16_t a, Object* o);
 
   Limits limits_;
   Heap heap_;

@@ -60,6 +60,36 @@ expect 1 '' 'bad.alea:1:19: error: no `\+` for `Int` and `Str`' -- run "$tmp/bad
 expect 0 'PRINT' '' -- dis "$tmp/ok.alea"
 expect 1 '' 'bad.alea:1:19: error' -- dis "$tmp/bad.alea"
 
+# dis --desugar: options, and the desugared golden programs
+# (tests/programs/desugar_*.alea) run and print what the originals print.
+printf 'fn main() uses rng = print(rng())\n' >"$tmp/main_rng.alea"
+expect 0 '^fn main\(\) = print\(1\)$' '' -- dis --desugar "$tmp/ok.alea"
+expect 0 'let rng_0 = key\(\(-2\)\);' '' -- dis --desugar --seed=-2 "$tmp/main_rng.alea"
+expect 0 'let rng_0 = key\(5\);' '' -- dis --seed 5 --desugar "$tmp/main_rng.alea"
+expect 2 '' '`--seed` goes with `--desugar`' -- dis --seed 1 "$tmp/ok.alea"
+expect 2 '' '`--seed` needs an integer, not `x`' -- dis --desugar --seed x "$tmp/ok.alea"
+expect 2 '' '`--seed` needs a value' -- dis --desugar --seed
+expect 2 '' 'alea: error: missing FILE' -- dis --desugar
+expect 1 '' 'bad.alea:1:19: error' -- dis --desugar "$tmp/bad.alea"
+programs=$(cd "$(dirname "$0")/../programs" && pwd)
+for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
+  name=$(basename "$program" .alea)
+  for seed in 0 7; do
+    "$alea" run --seed "$seed" "$program" >"$tmp/original.out" 2>&1
+    original=$?
+    "$alea" dis --desugar --seed "$seed" "$program" >"$tmp/desugared.alea" 2>"$tmp/desugar.err"
+    "$alea" run "$tmp/desugared.alea" >"$tmp/desugared.out" 2>&1
+    desugared=$?
+    if [[ $original -ne 0 || $desugared -ne 0 ]] ||
+       ! cmp -s "$tmp/original.out" "$tmp/desugared.out"; then
+      echo "FAIL: $name --seed $seed desugared (exit $desugared) prints other than the" \
+           "original (exit $original)"
+      diff "$tmp/original.out" "$tmp/desugared.out" | head -20
+      failures=$((failures + 1))
+    fi
+  done
+done
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures command-line checks failed"
   exit 1

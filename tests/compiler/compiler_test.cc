@@ -182,11 +182,26 @@ TEST(LineTable, PointsAtTheOperation) {
   EXPECT_EQ(entry->location.length, 5u);
 }
 
-TEST(Errors, RandStatesAreNotSupportedYet) {
-  Compiled c = CompileText("fn main() { print(split(key(0))) }\n");
-  EXPECT_FALSE(c.module.ok());
-  EXPECT_NE(c.diagnostics.find("is not supported by `alea run` yet"), std::string::npos)
-      << c.diagnostics;
+TEST(Lower, UsesRngTakesItsStreamLast) {
+  // A `uses rng` function gets its ambient stream as an extra parameter, and
+  // each site is a SITE of it numbered in evaluation order.
+  vm::Module m = MustCompile(
+      "fn f(x: Float) -> Tensor uses rng = uniform([2]) + normal([2]) * x\n"
+      "fn main() { print(with key(0) { f(1.0) }) }\n");
+  const vm::Function* f = nullptr;
+  for (const vm::Function& fn : m.functions) {
+    if (fn.name == "f") f = &fn;
+  }
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->num_params, 2);
+  std::vector<int> sites;
+  for (const vm::Instr& in : f->code) {
+    if (in.op == Op::SITE) {
+      EXPECT_EQ(in.b, 1) << "the stream is the last parameter";
+      sites.push_back(in.c);
+    }
+  }
+  EXPECT_EQ(sites, (std::vector<int>{0, 1}));
 }
 
 TEST(Lower, TensorArithmeticConsumesTemporaries) {

@@ -6,6 +6,9 @@
 #           its absence that it is only checked (`alea check`)
 #   x.err   expected stderr (diagnostics); absent means stderr must be empty
 #   x.args  optional extra arguments, one line, put after the file name
+#   x.cmd   optional: the subcommand and its options, one line, put before the
+#           file name instead of `run`/`check` (`dis --desugar`); x.out then
+#           holds what that command prints
 #
 # The expected exit status follows: 1 when x.err holds an `error:` line, else 0.
 set -u
@@ -15,7 +18,9 @@ dir=$(dirname "$program")
 base=$(basename "$program" .alea)
 cd "$dir" || exit 2
 
-if [[ -f "$base.out" ]]; then
+if [[ -f "$base.cmd" ]]; then
+  read -r -a command <"$base.cmd"
+elif [[ -f "$base.out" ]]; then
   command=(run)
 else
   command=(check)

@@ -1,0 +1,334 @@
+// The random-state opcodes' out-of-line bodies (opcodes.def "Random states"):
+// the use-once bookkeeping of vm/randstate.h around the key derivations of
+// vm/random/keys.h and the samplers of vm/random/samplers.h.
+//
+// Every consuming opcode works in the same order: the reuse check, then its
+// arguments, then allocation, and only then marks the state consumed. So an
+// operation that fails draws nothing and leaves its state as it was (which
+// matters once the host can hold states across runs), and a reused state is
+// reported as such even when its other arguments are also wrong.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "vm/random/keys.h"
+#include "vm/random/samplers.h"
+#include "vm/randstate.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
+#include "vm/vm.h"
+
+namespace alea::vm {
+namespace {
+
+using Shape = absl::InlinedVector<int64_t, 8>;
+
+// A shape argument: an [Int] (its dimensions are checked by TensorContext::New).
+Shape ShapeOfArray(Value v) {
+  const Object* a = AsObject(v);
+  Shape shape(a->length);
+  for (uint64_t i = 0; i < a->length; ++i) shape[i] = AsInt(Slots(a)[i]);
+  return shape;
+}
+
+// Argument registers a sampler takes, its state included (opcodes.def).
+int SamplerArity(Op op) {
+  switch (op) {
+    case Op::BITS:
+    case Op::NORMAL:
+    case Op::EXPONENTIAL:
+    case Op::CATEGORICAL:
+    case Op::PERMUTATION:
+      return 2;
+    case Op::BERNOULLI:
+    case Op::DROPOUT:
+      return 3;
+    case Op::UNIFORM:
+    case Op::RANDINT:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+Object* Vm::NewRandState(const random::RandState& state, const RandSite& site) {
+  Object* o = heap_.NewRandState(state);
+  if (o == nullptr) {
+    RaiseOutOfMemory();
+    return nullptr;
+  }
+  SetCreatedAt(o, site);
+  return o;
+}
+
+bool Vm::RaiseStateReused(const Object* state) {
+  RuntimeError e = MakeRuntimeError(RuntimeErrorId::kStateReused);
+  const RandSite created = CreatedAt(state);
+  const std::optional<std::string> created_note = CreatedNote(created);
+  if (created_note) {
+    if (std::optional<SourceLocation> at = LocationOf(*module_, created)) {
+      e.notes.emplace_back(*at, *created_note);
+    }
+  }
+  const RandSite consumed = ConsumedAt(state);
+  if (std::optional<SourceLocation> at = LocationOf(*module_, consumed)) {
+    e.notes.emplace_back(*at, ConsumedNote(consumed));
+  }
+  SetError(std::move(e));
+  return false;
+}
+
+void Vm::PutReference(Value* r, uint16_t a, Object* o) {
+  // The destination may be one of the operand registers (the consumed state,
+  // a borrowed argument): the reference it held is then the instruction's to
+  // release, since nothing else can reach it once it is overwritten.
+  const Value old = r[a];
+  r[a] = FromObject(o);
+  const FuncInfo* fn = frames_[depth_ - 1].fn;
+  if (old != 0 && a < fn->num_registers && fn->is_ref[a]) heap_.ReleaseValue(old);
+}
+
+bool Vm::RandomOp(Instr ins, Value* r) {
+  // The state was saved by the caller: the running instruction is pc - 1.
+  const Frame& frame = frames_[depth_ - 1];
+  const RandSite here{frame.fn->index, static_cast<uint32_t>(frame.pc - 1 - frame.fn->code),
+                      ins.op};
+  switch (ins.op) {
+    case Op::KEY: {
+      Object* s = NewRandState(random::KeyFromSeed(AsInt(r[ins.b])), here);
+      if (s == nullptr) return false;
+      PutReference(r, ins.a, s);
+      return true;
+    }
+    case Op::SITE: {
+      // Borrows the ambient state: its sites all read it, and the `with` that
+      // provided it (CONSUME) has already consumed it.
+      const random::RandState& ambient = StateOf(AsObject(r[ins.b]));
+      const uint64_t data = uint64_t{ambient.n} + ins.c;
+      if (data > UINT32_MAX) {
+        Raise(RuntimeErrorId::kSiteExhausted, ins.c, ambient.n);
+        return false;
+      }
+      // fold_in(k, n + c) on the raw key: site c of (k, n) is the (n + c)-th
+      // `next` of the stream (LANGUAGE.md "Implicit random states").
+      const random::RandState derived{random::FoldInKey(ambient.key, static_cast<uint32_t>(data)),
+                                      0};
+      Object* s = NewRandState(derived, here);
+      if (s == nullptr) return false;
+      PutReference(r, ins.a, s);
+      return true;
+    }
+    case Op::CONSUME: {
+      Object* s = AsObject(r[ins.a]);
+      if (IsConsumed(s)) return RaiseStateReused(s);
+      MarkConsumed(s, here);
+      return true;
+    }
+    default:
+      break;
+  }
+
+  Object* state = AsObject(r[ins.b]);
+  if (IsConsumed(state)) return RaiseStateReused(state);
+  const random::RandState& s = StateOf(state);
+  switch (ins.op) {
+    case Op::SPLIT:
+    case Op::NEXT: {
+      std::pair<random::RandState, random::RandState> pair;
+      if (ins.op == Op::SPLIT) {
+        pair = random::Split(s);
+      } else {
+        // The counter is 32 bits; wrapping to 0 would silently restart the
+        // stream, repeating every state it gave.
+        if (s.n == UINT32_MAX) {
+          Raise(RuntimeErrorId::kStreamExhausted);
+          return false;
+        }
+        pair = random::Next(s);
+      }
+      Object* t = heap_.NewTuple(2);
+      if (t == nullptr) {
+        RaiseOutOfMemory();
+        return false;
+      }
+      const random::RandState parts[2] = {pair.first, pair.second};
+      for (int i = 0; i < 2; ++i) {
+        Object* part = NewRandState(parts[i], here);
+        if (part == nullptr) {
+          heap_.Release(t);  // and the part already in it
+          return false;
+        }
+        Slots(t)[i] = FromObject(part);
+        Mask(t)[i] = 1;
+      }
+      MarkConsumed(state, here);
+      PutReference(r, ins.a, t);
+      return true;
+    }
+    case Op::SPLITN: {
+      const int64_t n = AsInt(r[ins.c]);
+      if (n < 0) {
+        Raise(RuntimeErrorId::kSplitNNegative, n);
+        return false;
+      }
+      Object* arr = heap_.NewArray(static_cast<uint64_t>(n), true);
+      if (arr == nullptr) {
+        RaiseOutOfMemory();
+        return false;
+      }
+      const random::Key k = random::EffectiveKey(s);
+      for (int64_t i = 0; i < n; ++i) {
+        Object* part = NewRandState(random::RandState{random::SplitKey(k, i), 0}, here);
+        if (part == nullptr) {
+          heap_.Release(arr);  // null slots are skipped
+          return false;
+        }
+        Slots(arr)[i] = FromObject(part);
+      }
+      MarkConsumed(state, here);
+      PutReference(r, ins.a, arr);
+      return true;
+    }
+    case Op::FOLDIN: {
+      // JAX would take the data modulo 2^32; Alea's Int is 64-bit, so a
+      // value that does not fit is more likely a bug than a wish to wrap.
+      const int64_t data = AsInt(r[ins.c]);
+      if (data < 0 || data > int64_t{UINT32_MAX}) {
+        Raise(RuntimeErrorId::kFoldInRange, data);
+        return false;
+      }
+      Object* o = NewRandState(random::FoldIn(s, static_cast<uint32_t>(data)), here);
+      if (o == nullptr) return false;
+      MarkConsumed(state, here);
+      PutReference(r, ins.a, o);
+      return true;
+    }
+    default:
+      return RandomSample(ins, r, state, here);
+  }
+}
+
+bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) {
+  if (ins.c != SamplerArity(ins.op)) {
+    Raise(RuntimeErrorId::kBadCall, "a sampler with the wrong number of arguments");
+    return false;
+  }
+  const Value* args = r + ins.b;  // args[0] is the state
+  TensorContext cx(heap_);
+  Object* out = nullptr;
+  // Validation and allocation; the elements are filled below, once nothing
+  // can fail any more.
+  switch (ins.op) {
+    case Op::BITS:
+      out = cx.New(DType::kU32, ShapeOfArray(args[1]));
+      break;
+    case Op::UNIFORM:
+    case Op::NORMAL:
+    case Op::EXPONENTIAL:
+      out = cx.New(DType::kF32, ShapeOfArray(args[1]));
+      break;
+    case Op::BERNOULLI:
+      out = cx.New(DType::kBool, ShapeOfArray(args[2]));
+      break;
+    case Op::RANDINT:
+      out = cx.New(DType::kI32, ShapeOfArray(args[3]));
+      break;
+    case Op::CATEGORICAL: {
+      const Object* logits = AsObject(args[1]);
+      if (DTypeOf(logits) != DType::kF32) {
+        Raise(RuntimeErrorId::kBadCall, "`categorical` of logits that are not f32");
+        return false;
+      }
+      const absl::Span<const int64_t> shape = ShapeOf(logits);
+      if (shape.empty()) {
+        Raise(RuntimeErrorId::kCategoricalScalar);
+        return false;
+      }
+      // JAX rejects an empty class axis too (argmax of an empty sequence),
+      // even when there are no rows.
+      if (shape.back() == 0) {
+        Raise(RuntimeErrorId::kCategoricalEmpty, ShapeString(shape));
+        return false;
+      }
+      out = cx.New(DType::kI32, shape.first(shape.size() - 1));
+      break;
+    }
+    case Op::PERMUTATION: {
+      const int64_t n = AsInt(args[1]);
+      if (n < 0 || n > INT32_MAX) {
+        Raise(RuntimeErrorId::kPermutationRange, n);
+        return false;
+      }
+      const int64_t shape[1] = {n};
+      out = cx.New(DType::kI32, shape);
+      break;
+    }
+    case Op::DROPOUT: {
+      const Object* x = AsObject(args[1]);
+      if (DTypeOf(x) != DType::kF32) {
+        Raise(RuntimeErrorId::kBadCall, "`dropout` of a tensor that is not f32");
+        return false;
+      }
+      out = cx.New(DType::kF32, ShapeOf(x));
+      break;
+    }
+    default:
+      Raise(RuntimeErrorId::kBadCall, "an unknown random opcode");
+      return false;
+  }
+  if (out == nullptr) {
+    RaiseTensorFailure(cx);
+    return false;
+  }
+
+  const random::Key k = random::EffectiveKey(StateOf(state));
+  const uint64_t count = out->length;
+  switch (ins.op) {
+    case Op::BITS:
+      random::Bits(k, 0, count, ElementsOf<uint32_t>(out));
+      break;
+    case Op::UNIFORM:
+      // The bounds are f32 in the result's dtype, as JAX converts them.
+      random::Uniform(k, 0, count, static_cast<float>(AsFloat(args[2])),
+                      static_cast<float>(AsFloat(args[3])), ElementsOf<float>(out));
+      break;
+    case Op::NORMAL:
+      random::Normal(k, 0, count, ElementsOf<float>(out));
+      break;
+    case Op::EXPONENTIAL:
+      random::Exponential(k, 0, count, ElementsOf<float>(out));
+      break;
+    case Op::BERNOULLI:
+      random::Bernoulli(k, static_cast<float>(AsFloat(args[1])), 0, count,
+                        ElementsOf<uint8_t>(out));
+      break;
+    case Op::RANDINT:
+      random::RandInt(k, AsInt(args[1]), AsInt(args[2]), 0, count, ElementsOf<int32_t>(out));
+      break;
+    case Op::CATEGORICAL: {
+      const Object* logits = AsObject(args[1]);
+      random::Categorical(k, ElementsOf<float>(logits),
+                          static_cast<uint64_t>(ShapeOf(logits).back()), 0, count,
+                          ElementsOf<int32_t>(out));
+      break;
+    }
+    case Op::PERMUTATION:
+      random::Permutation(k, count, ElementsOf<int32_t>(out));
+      break;
+    case Op::DROPOUT:
+      random::Dropout(k, AsFloat(args[2]), ElementsOf<float>(AsObject(args[1])), 0, count,
+                      ElementsOf<float>(out));
+      break;
+    default:
+      break;
+  }
+  MarkConsumed(state, here);
+  PutReference(r, ins.a, out);
+  return true;
+}
+
+}  // namespace alea::vm

@@ -1,0 +1,75 @@
+#include "vm/randstate.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace alea::vm {
+
+const char* RandOpName(Op op) {
+  switch (op) {
+    case Op::KEY:
+      return "key";
+    case Op::SPLIT:
+      return "split";
+    case Op::SPLITN:
+      return "split_n";
+    case Op::FOLDIN:
+      return "fold_in";
+    case Op::NEXT:
+      return "next";
+    case Op::CONSUME:
+      return "with";
+    case Op::BITS:
+      return "bits";
+    case Op::UNIFORM:
+      return "uniform";
+    case Op::NORMAL:
+      return "normal";
+    case Op::BERNOULLI:
+      return "bernoulli";
+    case Op::RANDINT:
+      return "randint";
+    case Op::EXPONENTIAL:
+      return "exponential";
+    case Op::CATEGORICAL:
+      return "categorical";
+    case Op::PERMUTATION:
+      return "permutation";
+    case Op::DROPOUT:
+      return "dropout";
+    default:
+      return nullptr;
+  }
+}
+
+std::optional<std::string> CreatedNote(const RandSite& site) {
+  if (site.function == RandSite::kNoFunction) return std::nullopt;
+  if (site.op == Op::SITE)
+    return std::string("the state was created here by the ambient random stream");
+  const char* name = RandOpName(site.op);
+  if (name == nullptr) return std::string("the state was created here");
+  return absl::StrCat("the state was created here by `", name, "`");
+}
+
+std::string ConsumedNote(const RandSite& site) {
+  const char* name = RandOpName(site.op);
+  if (name == nullptr) return "first consumed here";
+  return absl::StrCat("first consumed here by `", name, "`");
+}
+
+std::optional<SourceLocation> LocationOf(const Module& module, const RandSite& site) {
+  if (site.function >= module.functions.size()) return std::nullopt;
+  const Function& fn = module.functions[site.function];
+  if (site.pc >= fn.code.size()) return std::nullopt;
+  auto it = std::upper_bound(fn.lines.begin(), fn.lines.end(), site.pc,
+                             [](uint32_t p, const LineEntry& e) { return p < e.pc; });
+  if (it == fn.lines.begin()) return SourceLocation{};
+  return std::prev(it)->location;
+}
+
+void AppendRandState(std::string* out, const random::RandState& s) {
+  absl::StrAppend(out, "RandState(", s.key.k0, ", ", s.key.k1, ", ", s.n, ")");
+}
+
+}  // namespace alea::vm
