@@ -27,6 +27,8 @@ const std::vector<Subcommand>& Subcommands() {
        "\n"
        "options:\n"
        "  --seed N     a `main` declared `uses rng` draws from key(N) (default 0)\n"
+       "  --no-jit     run tensor ops on the reference kernels only (the output is\n"
+       "               the same bit for bit; only speed differs)\n"
        "  -h, --help   show this help\n"
        "\n"
        "exit status: 0 when the program ran to the end,\n"

@@ -44,10 +44,13 @@ int RunRun(const std::vector<std::string>& args) {
   std::string file;
   std::vector<std::string> program_args;
   int64_t seed = 0;
+  bool jit = true;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (!file.empty()) {
       program_args.push_back(arg);  // everything after FILE belongs to the program
+    } else if (arg == "--no-jit") {
+      jit = false;
     } else if (int parsed = ParseSeedOption("run", args, &i, &seed); parsed != 0) {
       if (parsed < 0) return kExitUsage;
     } else if (arg == "--" && i + 1 < args.size()) {
@@ -72,6 +75,7 @@ int RunRun(const std::vector<std::string>& args) {
 
   vm::Vm machine;
   machine.AddNatives(stdlib::Natives());
+  machine.SetJitEnabled(jit);
   absl::Status status = machine.Load(module);
   if (!status.ok()) {
     std::fprintf(stderr, "alea: error: %s\n", std::string(status.message()).c_str());

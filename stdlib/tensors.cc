@@ -26,21 +26,13 @@ using vm::FromInt;
 using vm::FromObject;
 using vm::Object;
 using vm::RuntimeErrorId;
+using vm::Shape;
+using vm::ShapeFromIntArray;
 using vm::Slots;
 using vm::TensorContext;
 using vm::Value;
 
 namespace {
-
-using Shape = absl::InlinedVector<int64_t, 8>;
-
-// A shape argument: an [Int].
-Shape ShapeOfArray(Value v) {
-  const Object* a = AsObject(v);
-  Shape shape(a->length);
-  for (uint64_t i = 0; i < a->length; ++i) shape[i] = AsInt(Slots(a)[i]);
-  return shape;
-}
 
 // A `dtype` argument. Only malformed bytecode holds another number, and the
 // kernels must never see one.
@@ -144,7 +136,7 @@ absl::StatusOr<Value> Native_t_full(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx(ctx.heap());
   const std::optional<uint32_t> bits = IntBits(cx, *dtype, AsInt(args[1]));
   if (!bits) return ctx.Fail(cx);
-  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeOfArray(args[0]), *bits));
+  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), *bits));
 }
 
 absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args) {
@@ -155,7 +147,7 @@ absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args)
   }
   TensorContext cx(ctx.heap());
   const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(vm::AsFloat(args[1])));
-  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeOfArray(args[0]), bits));
+  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), bits));
 }
 
 absl::StatusOr<Value> Native_t_arange(vm::NativeContext& ctx, const Value* args) {
@@ -237,7 +229,7 @@ absl::StatusOr<Value> Native_t_len(vm::NativeContext& ctx, const Value* args) {
 
 absl::StatusOr<Value> Native_t_reshape(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx(ctx.heap());
-  return Result(ctx, cx, vm::Reshape(cx, {AsObject(args[0]), false}, ShapeOfArray(args[1])));
+  return Result(ctx, cx, vm::Reshape(cx, {AsObject(args[0]), false}, ShapeFromIntArray(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_transpose(vm::NativeContext& ctx, const Value* args) {

@@ -23,16 +23,6 @@
 namespace alea::vm {
 namespace {
 
-using Shape = absl::InlinedVector<int64_t, 8>;
-
-// A shape argument: an [Int] (its dimensions are checked by TensorContext::New).
-Shape ShapeOfArray(Value v) {
-  const Object* a = AsObject(v);
-  Shape shape(a->length);
-  for (uint64_t i = 0; i < a->length; ++i) shape[i] = AsInt(Slots(a)[i]);
-  return shape;
-}
-
 // Argument registers a sampler takes, its state included (opcodes.def).
 int SamplerArity(Op op) {
   switch (op) {
@@ -224,18 +214,18 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
   // can fail any more.
   switch (ins.op) {
     case Op::BITS:
-      out = cx.New(DType::kU32, ShapeOfArray(args[1]));
+      out = cx.New(DType::kU32, ShapeFromIntArray(args[1]));
       break;
     case Op::UNIFORM:
     case Op::NORMAL:
     case Op::EXPONENTIAL:
-      out = cx.New(DType::kF32, ShapeOfArray(args[1]));
+      out = cx.New(DType::kF32, ShapeFromIntArray(args[1]));
       break;
     case Op::BERNOULLI:
-      out = cx.New(DType::kBool, ShapeOfArray(args[2]));
+      out = cx.New(DType::kBool, ShapeFromIntArray(args[2]));
       break;
     case Op::RANDINT:
-      out = cx.New(DType::kI32, ShapeOfArray(args[3]));
+      out = cx.New(DType::kI32, ShapeFromIntArray(args[3]));
       break;
     case Op::CATEGORICAL: {
       const Object* logits = AsObject(args[1]);

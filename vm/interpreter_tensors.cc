@@ -1,10 +1,17 @@
 // The tensor opcodes' out-of-line bodies: operand ownership (opcodes.def: x
 // bits say which operands are moved in) around vm/tensor_ops.h.
+#include "vm/jit/jit.h"
 #include "vm/kernels/elementwise.h"
 #include "vm/tensor_ops.h"
 #include "vm/vm.h"
 
 namespace alea::vm {
+
+jit::Jit* Vm::TensorJit() {
+  if (!jit_enabled_) return nullptr;
+  if (jit_ == nullptr) jit_ = std::make_unique<jit::Jit>();
+  return jit_->available() ? jit_.get() : nullptr;
+}
 
 void Vm::RaiseTensorFailure(TensorContext& cx) {
   if (cx.out_of_memory()) {
@@ -23,7 +30,7 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r) {
   // two references, so neither is reusable, and each is released once.
   if (a.owned) r[ins.b] = 0;
   if (b.owned) r[ins.c] = 0;
-  TensorContext cx(heap_);
+  TensorContext cx(heap_, TensorJit());
   Object* out = Binary(cx, static_cast<kernels::BinaryOp>(op), a, b);
   if (out == nullptr) {
     RaiseTensorFailure(cx);
@@ -36,7 +43,7 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r) {
 bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r) {
   TensorArg x{AsObject(r[ins.b]), (ins.x & 1) != 0};
   if (x.owned) r[ins.b] = 0;
-  TensorContext cx(heap_);
+  TensorContext cx(heap_, TensorJit());
   Object* out = Unary(cx, static_cast<kernels::UnaryOp>(op), x);
   if (out == nullptr) {
     RaiseTensorFailure(cx);

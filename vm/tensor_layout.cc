@@ -14,8 +14,6 @@
 namespace alea::vm {
 namespace {
 
-using Shape = absl::InlinedVector<int64_t, 8>;
-
 // The product of shape[from:]. Safe from overflow for a tensor's own shape:
 // ElementCount bounds the product of its non-zero dimensions by 2^48, and a
 // zero anywhere makes the whole product 0.
@@ -261,6 +259,13 @@ Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t ax
     offset += chunk;
   }
   return out;
+}
+
+Shape ShapeFromIntArray(Value array) {
+  const Object* a = AsObject(array);
+  Shape shape(a->length);
+  for (uint64_t i = 0; i < a->length; ++i) shape[i] = AsInt(Slots(a)[i]);
+  return shape;
 }
 
 }  // namespace alea::vm

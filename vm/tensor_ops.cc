@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "vm/dtype.h"
 #include "vm/heap.h"
+#include "vm/jit/jit.h"
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/matmul.h"
 #include "vm/kernels/reduce.h"
@@ -25,8 +26,6 @@
 
 namespace alea::vm {
 namespace {
-
-using Shape = absl::InlinedVector<int64_t, 8>;
 
 // NumPy's rule over any number of shapes: aligned from the right, each
 // dimension equal or 1. A 1 against a 0 gives 0 (the 1 is the broadcast one).
@@ -133,6 +132,41 @@ Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
   return OutOfMemory();
 }
 
+namespace {
+
+// The JIT's kernel for an f32 elementwise op whose operands each map onto
+// the output one to one (as many elements as it) or are one broadcast
+// element; false when there is no JIT or no such layout (the reference runs).
+bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Object* a,
+                  const Object* b, Object* out) {
+  const int64_t n = SizeOf(out);
+  if (cx.jit() == nullptr || dtype != DType::kF32 || n < 2) return false;
+  jit::Layout layout;
+  if (SizeOf(a) == n && SizeOf(b) == n) {
+    layout = jit::Layout::kVectorVector;
+  } else if (SizeOf(a) == n && SizeOf(b) == 1) {
+    layout = jit::Layout::kVectorScalar;
+  } else if (SizeOf(a) == 1 && SizeOf(b) == n) {
+    layout = jit::Layout::kScalarVector;
+  } else {
+    return false;
+  }
+  const float* x = ElementsOf<float>(a);
+  const float* y = ElementsOf<float>(b);
+  if (kernels::IsComparison(op)) {
+    jit::CompareF32Fn fn = cx.jit()->CompareF32(op, layout);
+    if (fn == nullptr) return false;
+    fn(x, y, ElementsOf<uint8_t>(out), n);
+  } else {
+    jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
+    if (fn == nullptr) return false;
+    fn(x, y, ElementsOf<float>(out), n);
+  }
+  return true;
+}
+
+}  // namespace
+
 Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b) {
   OwnedOperands owned(cx.heap(), {a, b});
   const DType dtype = DTypeOf(a.tensor);
@@ -152,6 +186,7 @@ Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b
                 : CanReuse(b, shape, result) ? b.tensor
                                              : cx.New(result, shape);
   if (out == nullptr) return nullptr;
+  if (RunJitBinary(cx, op, dtype, a.tensor, b.tensor, out)) return owned.Keep(out);
   const Shape stride_a = BroadcastStrides(sa, shape.size());
   const Shape stride_b = BroadcastStrides(sb, shape.size());
   const kernels::KernelStatus status =
@@ -175,7 +210,14 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
   const absl::Span<const int64_t> shape = ShapeOf(x.tensor);
   Object* out = CanReuse(x, shape, dtype) ? x.tensor : cx.New(dtype, shape);
   if (out == nullptr) return nullptr;
-  kernels::Unary(op, dtype, SizeOf(x.tensor), DataOf(x.tensor), DataOf(out));
+  const int64_t n = SizeOf(x.tensor);
+  jit::UnaryF32Fn fn =
+      cx.jit() != nullptr && dtype == DType::kF32 && n >= 2 ? cx.jit()->UnaryF32(op) : nullptr;
+  if (fn != nullptr) {
+    fn(ElementsOf<float>(x.tensor), ElementsOf<float>(out), n);
+  } else {
+    kernels::Unary(op, dtype, n, DataOf(x.tensor), DataOf(out));
+  }
   return owned.Keep(out);
 }
 

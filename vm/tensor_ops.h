@@ -15,6 +15,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "vm/dtype.h"
 #include "vm/heap.h"
@@ -26,10 +27,16 @@
 
 namespace alea::vm {
 
+namespace jit {
+class Jit;
+}
+
 class TensorContext {
  public:
-  explicit TensorContext(Heap& heap) : heap_(heap) {}
+  // `jit`: the VM's JIT when it may be used (null: reference kernels only).
+  explicit TensorContext(Heap& heap, jit::Jit* jit = nullptr) : heap_(heap), jit_(jit) {}
   Heap& heap() { return heap_; }
+  jit::Jit* jit() const { return jit_; }
 
   // A tensor of `shape` with uninitialized elements; nullptr (out of memory,
   // or an invalid shape: kBadShape) with the failure recorded.
@@ -53,6 +60,7 @@ class TensorContext {
 
  private:
   Heap& heap_;
+  jit::Jit* jit_;
   bool out_of_memory_ = false;
   std::optional<RuntimeError> error_;
 };
@@ -68,8 +76,16 @@ struct TensorArg {
   bool owned;
 };
 
+// A shape being computed (rank <= kMaxRank; most are small).
+using Shape = absl::InlinedVector<int64_t, 8>;
+// A shape argument as a program passes it: an [Int] (its dimensions are
+// checked by TensorContext::New).
+Shape ShapeFromIntArray(Value array);
+
 // ---- Elementwise (tensor_ops.cc) ----
 // a op b, broadcasting; both have one dtype (the compiler guarantees it).
+// f32 operands that are contiguous or a broadcast scalar run on the JIT's
+// kernel when the context has a JIT (bitwise equal to the reference).
 // Comparisons give bool. Integer division by zero: kDivisionByZero. The
 // operator's spelling (kernels::Spelling) names it in kBroadcast.
 Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "vm/jit/jit.h"
 #include "vm/print.h"
 
 namespace alea::vm {

@@ -33,6 +33,9 @@
 namespace alea::vm {
 
 class TensorContext;
+namespace jit {
+class Jit;
+}
 
 struct Limits {
   // Frames of non-tail calls (main's frame counts one); a tail call reuses its
@@ -94,7 +97,16 @@ class Vm {
 
   const Module* module() const { return module_.get(); }
 
+  // Whether tensor ops may use JIT-compiled kernels (default on; they are
+  // bitwise equal to the reference kernels, so only speed can tell). The JIT
+  // is created on the first tensor op that could use it, and is off by
+  // itself on CPUs without AVX2+FMA.
+  void SetJitEnabled(bool enabled) { jit_enabled_ = enabled; }
+
  private:
+  // The JIT for tensor ops, or null (disabled, or the CPU cannot run it).
+  jit::Jit* TensorJit();
+
   friend class NativeContext;
 
   // Per-function facts the interpreter needs, derived once at Load.
@@ -191,6 +203,8 @@ class Vm {
   uint64_t calls_ = 0;
 
   std::string out_;
+  bool jit_enabled_ = true;
+  std::unique_ptr<jit::Jit> jit_;  // created by TensorJit
   std::function<void(absl::string_view)> sink_;
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The `alea` command line itself: help, usage errors and exit statuses.
 set -u
-alea=$1
+alea=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")  # absolute: some checks change directory
 failures=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -72,6 +72,20 @@ expect 2 '' '`--seed` needs a value' -- dis --desugar --seed
 expect 2 '' 'alea: error: missing FILE' -- dis --desugar
 expect 1 '' 'bad.alea:1:19: error' -- dis --desugar "$tmp/bad.alea"
 programs=$(cd "$(dirname "$0")/../programs" && pwd)
+
+# The JIT changes no bit: every tensor golden program prints its expected
+# output with the reference kernels only too (the golden run uses the JIT).
+for program in "$programs"/tensor_*.alea "$programs"/random_*.alea; do
+  name=$(basename "$program" .alea)
+  [[ -f $programs/$name.out ]] || continue
+  (cd "$programs" && "$alea" run --no-jit "$name.alea" >"$tmp/nojit.out" 2>"$tmp/nojit.err")
+  if ! cmp -s "$programs/$name.out" "$tmp/nojit.out"; then
+    echo "FAIL: $name with --no-jit prints other than $name.out"
+    diff "$programs/$name.out" "$tmp/nojit.out" | head -10
+    failures=$((failures + 1))
+  fi
+done
+expect 0 '\-\-no-jit' '' -- run --help
 for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
   name=$(basename "$program" .alea)
   for seed in 0 7; do

@@ -1,0 +1,102 @@
+// Tensor ops (vm/tensor_ops.h) with the JIT and without it give the same
+// bits: the layouts the JIT takes (contiguous, a broadcast scalar on either
+// side), the ones it leaves to the reference (general broadcasting), and
+// in-place reuse, on values full of NaNs, infinities and signed zeros.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "vm/heap.h"
+#include "vm/jit/jit.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
+
+namespace alea::vm {
+namespace {
+
+using kernels::BinaryOp;
+using kernels::UnaryOp;
+
+Object* Random(Heap& heap, std::vector<int64_t> shape, uint32_t seed) {
+  Object* t = heap.NewTensor(DType::kF32, shape);
+  std::mt19937 rng(seed);
+  constexpr uint32_t kSpecial[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000,
+                                   0x7fc00000, 0xffc12345, 0x00000001, 0x3f800000};
+  float* x = ElementsOf<float>(t);
+  for (int64_t i = 0; i < SizeOf(t); ++i) {
+    uint32_t pick = rng() % 10;
+    x[i] = pick < 8 ? std::bit_cast<float>(kSpecial[pick])
+                    : std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
+  }
+  return t;
+}
+
+bool SameBytes(const Object* a, const Object* b) {
+  const int64_t bytes = SizeOf(a) * ElementBytes(DTypeOf(a));
+  return DTypeOf(a) == DTypeOf(b) && SizeOf(a) == SizeOf(b) &&
+         std::memcmp(DataOf(a), DataOf(b), static_cast<size_t>(bytes)) == 0;
+}
+
+TEST(TensorOpsJit, SameBitsAsTheReference) {
+  jit::Jit jit;
+  if (!jit.available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
+  Heap heap(0);
+  const std::vector<std::vector<int64_t>> pairs[] = {
+      {{1000}, {1000}},  {{1000}, {}},           {{}, {1000}}, {{3, 333}, {1}},
+      {{3, 333}, {333}}, {{2, 1, 5}, {1, 4, 5}}, {{17}, {17}}, {{1}, {1}}};
+  const BinaryOp ops[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv,
+                          BinaryOp::kMax, BinaryOp::kMin, BinaryOp::kEq,  BinaryOp::kNe,
+                          BinaryOp::kLt,  BinaryOp::kLe,  BinaryOp::kGt,  BinaryOp::kGe};
+  uint32_t seed = 1;
+  for (const auto& pair : pairs) {
+    Object* a = Random(heap, pair[0], seed++);
+    Object* b = Random(heap, pair[1], seed++);
+    for (BinaryOp op : ops) {
+      TensorContext with(heap, &jit), without(heap, nullptr);
+      Object* x = Binary(with, op, {a, false}, {b, false});
+      Object* y = Binary(without, op, {a, false}, {b, false});
+      ASSERT_NE(x, nullptr);
+      ASSERT_NE(y, nullptr);
+      EXPECT_TRUE(SameBytes(x, y)) << kernels::Spelling(op) << " " << pair[0].size();
+      heap.Release(x);
+      heap.Release(y);
+    }
+    for (UnaryOp op :
+         {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, UnaryOp::kRelu, UnaryOp::kExp}) {
+      TensorContext with(heap, &jit), without(heap, nullptr);
+      Object* x = Unary(with, op, {a, false});
+      Object* y = Unary(without, op, {a, false});
+      EXPECT_TRUE(SameBytes(x, y)) << kernels::Spelling(op);
+      heap.Release(x);
+      heap.Release(y);
+    }
+    heap.Release(a);
+    heap.Release(b);
+  }
+  EXPECT_GT(jit.stats().kernels_compiled, 0);
+  EXPECT_EQ(heap.bytes_live(), 0u);
+}
+
+TEST(TensorOpsJit, InPlaceReuseWithTheJit) {
+  jit::Jit jit;
+  if (!jit.available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
+  Heap heap(0);
+  Object* a = Random(heap, {4096}, 7);
+  Object* expected_in = Random(heap, {4096}, 7);
+  Object* b = Random(heap, {}, 8);
+  TensorContext without(heap, nullptr);
+  Object* expected = Binary(without, BinaryOp::kMul, {expected_in, false}, {b, false});
+  TensorContext with(heap, &jit);
+  Object* out = Binary(with, BinaryOp::kMul, {a, true}, {b, false});
+  EXPECT_EQ(out, a) << "a uniquely owned operand is the result";
+  EXPECT_TRUE(SameBytes(out, expected));
+  for (Object* t : {out, expected_in, b, expected}) heap.Release(t);
+  EXPECT_EQ(heap.bytes_live(), 0u);
+}
+
+}  // namespace
+}  // namespace alea::vm

@@ -1,0 +1,100 @@
+// The tensor JIT: x86-64 kernels generated with asmjit (AVX2+FMA, or AVX-512
+// where the CPU has it) that compute exactly the bits of the reference
+// kernels in vm/kernels/ (DESIGN.md "Tensors and the JIT"). This header is
+// the whole interface: asmjit types stay inside vm/jit/*.cc.
+//
+// One Jit per Vm (kernel caches belong to a VM instance, never to a module or
+// to the process). A Jit is not thread-safe; construction is cheap (no code
+// memory, no CPU probe until the first request), so a Vm can create it
+// lazily on its first tensor op.
+//
+// Every request may return nullptr: the CPU lacks AVX2+FMA (or the requested
+// ISA), the op is not compiled by the JIT (yet), or asmjit reported an error.
+// The caller then runs the reference kernel; a JIT failure is never fatal.
+// A failed request is cached like a success, so it is not retried.
+#ifndef ALEA_VM_JIT_JIT_H_
+#define ALEA_VM_JIT_JIT_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "vm/kernels/elementwise.h"
+
+namespace alea::vm::jit {
+
+// The instruction set a kernel is generated for. kAuto picks the widest the
+// CPU (and the Options) allow; the explicit ones exist so that tests can run
+// both paths on one machine and compare them.
+enum class Isa : uint8_t { kAuto, kAvx2, kAvx512 };
+
+// Layout classes of an elementwise operation's operands, all over n elements
+// of a contiguous output. "Vector" is a contiguous run of n f32; "Scalar" is
+// one f32 broadcast to every element (a stride-0 operand after the
+// reference's axis merging). Anything else (general strides) is not a
+// layout class of this step: the caller uses the reference kernel.
+enum class Layout : uint8_t {
+  kVectorVector,  // out[i] = a[i] op b[i]
+  kVectorScalar,  // out[i] = a[i] op b[0]
+  kScalarVector,  // out[i] = a[0] op b[i]
+};
+
+// out[i] = a op b for i < n, f32 -> f32 (Add Sub Mul Div Max Min).
+using BinaryF32Fn = void (*)(const float* a, const float* b, float* out, int64_t n);
+// out[i] = a cmp b as a bool byte (0 or 1), f32 -> bool (Eq Ne Lt Le Gt Ge).
+using CompareF32Fn = void (*)(const float* a, const float* b, uint8_t* out, int64_t n);
+// out[i] = op(in[i]), f32 -> f32 (Neg Abs Sqrt Relu).
+using UnaryF32Fn = void (*)(const float* in, float* out, int64_t n);
+
+// Aliasing: `out` may equal `a` or `b` (or `in`) exactly, as the reference
+// allows (every vector is loaded before the store at the same index); any
+// other overlap is undefined. n <= 0 writes nothing.
+
+struct Options {
+  // Test hooks: behave as if the CPU lacked AVX2+FMA (every request fails)
+  // or AVX-512F (kAuto picks AVX2, kAvx512 fails).
+  bool pretend_no_avx2 = false;
+  bool pretend_no_avx512 = false;
+  // Test hook: emit one invalid instruction into every kernel, to check that
+  // an asmjit error gives nullptr (and no crash).
+  bool inject_asmjit_error = false;
+};
+
+struct JitStats {
+  int64_t kernels_compiled = 0;  // successful compilations
+  int64_t compile_failures = 0;  // asmjit errors (unsupported requests not counted)
+  int64_t compile_nanos = 0;     // wall time spent generating code
+};
+
+class Jit {
+ public:
+  explicit Jit(Options options = {});
+  ~Jit();
+  Jit(const Jit&) = delete;
+  Jit& operator=(const Jit&) = delete;
+
+  // Whether kernels can be had at all (AVX2+FMA present and not disabled),
+  // and whether the AVX-512 path can.
+  bool available();
+  bool has_avx512();
+
+  // The compiled kernel, or nullptr (see above). Ops outside each function's
+  // list give nullptr.
+  BinaryF32Fn BinaryF32(kernels::BinaryOp op, Layout layout, Isa isa = Isa::kAuto);
+  CompareF32Fn CompareF32(kernels::BinaryOp op, Layout layout, Isa isa = Isa::kAuto);
+  UnaryF32Fn UnaryF32(kernels::UnaryOp op, Isa isa = Isa::kAuto);
+
+  const JitStats& stats() const { return stats_; }
+
+ private:
+  struct Impl;  // asmjit runtime and the kernel cache (jit.cc)
+  Impl& impl();
+  void* Get(int kind, int op, Layout layout, Isa isa);
+
+  Options options_;
+  JitStats stats_;
+  std::unique_ptr<Impl> impl_;  // created by the first request
+};
+
+}  // namespace alea::vm::jit
+
+#endif  // ALEA_VM_JIT_JIT_H_
