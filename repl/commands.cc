@@ -29,6 +29,8 @@ const std::vector<Subcommand>& Subcommands() {
        "  --seed N     a `main` declared `uses rng` draws from key(N) (default 0)\n"
        "  --no-jit     run tensor ops on the reference kernels only (the output is\n"
        "               the same bit for bit; only speed differs)\n"
+       "  --stats      after the run, print to stderr the instructions executed,\n"
+       "               calls, heap allocations and peak, and JIT kernels compiled\n"
        "  -h, --help   show this help\n"
        "\n"
        "exit status: 0 when the program ran to the end,\n"

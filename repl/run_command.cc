@@ -24,6 +24,18 @@ std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
   return lang::Span{loc.file, begin, begin + (loc.length > 0 ? loc.length : 1)};
 }
 
+// `--stats`: on stderr, so that stdout stays exactly the program's output.
+void PrintStats(const vm::Stats& s) {
+  std::fprintf(stderr,
+               "stats: %llu instructions, %llu calls, %llu allocations, peak heap %llu bytes, "
+               "%llu JIT kernels compiled in %.3f ms\n",
+               static_cast<unsigned long long>(s.instructions),
+               static_cast<unsigned long long>(s.calls),
+               static_cast<unsigned long long>(s.allocations),
+               static_cast<unsigned long long>(s.peak_heap_bytes),
+               static_cast<unsigned long long>(s.jit_kernels), s.jit_compile_nanos / 1e6);
+}
+
 }  // namespace
 
 // Compiles FILE; on success `module` holds it. Diagnostics are printed.
@@ -45,12 +57,15 @@ int RunRun(const std::vector<std::string>& args) {
   std::vector<std::string> program_args;
   int64_t seed = 0;
   bool jit = true;
+  bool stats = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (!file.empty()) {
       program_args.push_back(arg);  // everything after FILE belongs to the program
     } else if (arg == "--no-jit") {
       jit = false;
+    } else if (arg == "--stats") {
+      stats = true;
     } else if (int parsed = ParseSeedOption("run", args, &i, &seed); parsed != 0) {
       if (parsed < 0) return kExitUsage;
     } else if (arg == "--" && i + 1 < args.size()) {
@@ -83,6 +98,7 @@ int RunRun(const std::vector<std::string>& args) {
   }
   status = machine.RunMain(program_args, seed);
   std::fflush(stdout);
+  if (stats) PrintStats(machine.stats());
   if (status.ok()) return kExitOk;
   const vm::RuntimeError* error = machine.last_error();
   lang::Diagnostics diags;

@@ -453,6 +453,10 @@ Stats Vm::stats() const {
   s.allocations = heap_.allocations();
   s.peak_heap_bytes = heap_.peak_bytes();
   s.heap_bytes_live = heap_.bytes_live();
+  if (jit_ != nullptr) {
+    s.jit_kernels = static_cast<uint64_t>(jit_->stats().kernels_compiled);
+    s.jit_compile_nanos = static_cast<uint64_t>(jit_->stats().compile_nanos);
+  }
   return s;
 }
 

@@ -54,6 +54,8 @@ struct Stats {
   uint64_t allocations = 0;   // heap objects created
   uint64_t peak_heap_bytes = 0;
   uint64_t heap_bytes_live = 0;
+  uint64_t jit_kernels = 0;        // tensor kernels the JIT compiled
+  uint64_t jit_compile_nanos = 0;  // time spent compiling them
 };
 
 class Vm {

@@ -86,6 +86,10 @@ for program in "$programs"/tensor_*.alea "$programs"/random_*.alea; do
   fi
 done
 expect 0 '\-\-no-jit' '' -- run --help
+printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
+expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
+  -- run --stats "$tmp/tensor.alea"
+expect 0 '^300\.0$' '0 JIT kernels compiled' -- run --stats --no-jit "$tmp/tensor.alea"
 for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
   name=$(basename "$program" .alea)
   for seed in 0 7; do
