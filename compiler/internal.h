@@ -28,6 +28,7 @@
 #include "lang/source.h"
 #include "lang/types.h"
 #include "vm/bytecode.h"
+#include "vm/dtype.h"
 
 namespace alea::compiler {
 
@@ -145,6 +146,10 @@ class FunctionCompiler {
   // CALLN `name` on `args` (references are copied: natives borrow), result into dst.
   void CallNative(const char* name, const std::vector<NativeArg>& args, bool result_ref, int dst,
                   Span at);
+  // A new window: `lead` slots of these classes, then `args` for an
+  // instruction that borrows them (a reference is copied, to be released by
+  // ReleaseRange after the instruction). Returns the window's first register.
+  int BorrowedWindow(const std::vector<bool>& lead, const std::vector<NativeArg>& args);
   // ---- Random states (lower_random.cc) ----
   bool ApplyRandomBuiltin(lang::BuiltinId id, const std::vector<int>& args, int dst, Span at);
   // The state of site `site` (lang/rng_sites.h), in `dst` or a new
@@ -162,8 +167,7 @@ class FunctionCompiler {
   Operand EvalConsumable(const Expr& e, bool borrow_ok);
   // A defaulted parameter's value in a new register, or -1 for `none`.
   int LoadDefault(const lang::BuiltinParam& param);
-  // `f32`, `i32`... as values: the vm::DType number. False for other builtins.
-  bool DTypeValue(lang::BuiltinId id, int dst);
+
   void BuiltinValue(const Expr& e, int dst);
   // Evaluates the arguments of a call into a new window starting at `base + skip`.
   void ArgsInto(const std::vector<const Expr*>& args, int first);
@@ -271,6 +275,11 @@ class ProgramCompiler {
   absl::flat_hash_map<std::string, uint32_t> type_descs_;
   absl::flat_hash_map<const Type*, std::string> key_cache_;
 };
+
+// ---- lower_tensor.cc ----
+// The dtype of a concrete Tensor(d) or DType(d) type (a dtype value such as
+// `f32` is its vm::DType number at run time).
+vm::DType StaticDType(const Type* t);
 
 // ---- liveness.cc ----
 // The variable uses (kName Exprs) after which the variable is never read

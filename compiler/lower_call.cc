@@ -314,7 +314,10 @@ void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
     std::vector<std::string> names(args.size());
     if (auto r = lang::ResolveOverload(e.name, args, names, pc_.store_)) id = r->id;
   }
-  if (id && DTypeValue(*id, dst)) return;
+  if (site->kind == types::Kind::kDType) {  // `f32`, `i32`...: the dtype's number
+    LoadInt(dst, static_cast<int64_t>(StaticDType(site)));
+    return;
+  }
   if (!id || site->kind != types::Kind::kFunction) {
     pc_.Unsupported(absl::StrCat(Quoted(e.name), " as a value"), e.span);
     return;
@@ -486,23 +489,29 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
   }
 }
 
-void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
-                                  bool result_ref, int dst, Span at) {
-  int mark = top_;
-  std::vector<bool> refs{result_ref};
+int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,
+                                     const std::vector<NativeArg>& args) {
+  std::vector<bool> refs = lead;
   for (const NativeArg& a : args) refs.push_back(a.reg >= 0 && IsRefReg(a.reg));
   int base = AllocWindow(refs);
   for (size_t i = 0; i < args.size(); ++i) {
-    int to = base + 1 + static_cast<int>(i);
+    int to = base + static_cast<int>(lead.size() + i);
     if (args[i].reg < 0) {
       LoadInt(to, args[i].imm);
     } else if (IsRefReg(args[i].reg)) {
-      // Natives borrow: a second reference, released after the call.
       Emit(Instr::ABC(Op::COPY, to, args[i].reg, 0));
     } else {
       Move(to, args[i].reg, false);
     }
   }
+  return base;
+}
+
+void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
+                                  bool result_ref, int dst, Span at) {
+  int mark = top_;
+  // Natives borrow: references are second ones, released after the call.
+  int base = BorrowedWindow({result_ref}, args);
   Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name), static_cast<uint16_t>(args.size())), at);
   ReleaseRange(base + 1, base + 1 + static_cast<int>(args.size()), -1);
   Move(dst, base, result_ref);

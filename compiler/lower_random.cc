@@ -103,17 +103,9 @@ bool FunctionCompiler::ApplyRandomBuiltin(BuiltinId id, const std::vector<int>& 
   // The window: the state and the other arguments, borrowed (references
   // copied in and released after, as for natives).
   int mark = top_;
-  std::vector<bool> refs;
-  for (int a : args) refs.push_back(a >= 0 && IsRefReg(a));
-  int base = AllocWindow(refs);
-  for (size_t i = 0; i < args.size(); ++i) {
-    int to = base + static_cast<int>(i);
-    if (IsRefReg(args[i])) {
-      Emit(Instr::ABC(Op::COPY, to, args[i], 0));
-    } else {
-      Move(to, args[i], false);
-    }
-  }
+  std::vector<NativeArg> window;
+  for (int a : args) window.push_back(NativeArg::Reg(a));
+  int base = BorrowedWindow({}, window);
   Emit(Instr::ABC(*op, dst, base, static_cast<uint16_t>(args.size())), at);
   ReleaseRange(base, base + static_cast<int>(args.size()), -1);
   SetTop(mark);

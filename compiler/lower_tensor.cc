@@ -75,16 +75,6 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
   }
 }
 
-// The dtype of a concrete Tensor(d) or DType(d) type.
-vm::DType DTypeOf(const Type* t) {
-  t = types::Resolve(t);
-  if (t->kind == types::Kind::kTensor || t->kind == types::Kind::kDType) {
-    t = types::Resolve(t->args[0]);
-  }
-  // lang's and vm's dtype enums list f32 i32 u32 bool in the same order.
-  return t->kind == types::Kind::kDTypeConst ? static_cast<vm::DType>(t->dtype) : vm::DType::kF32;
-}
-
 std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
   switch (id) {
     case BuiltinId::kSumTensor:
@@ -104,6 +94,15 @@ std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
 
 }  // namespace
 
+vm::DType StaticDType(const Type* t) {
+  t = types::Resolve(t);
+  if (t->kind == types::Kind::kTensor || t->kind == types::Kind::kDType) {
+    t = types::Resolve(t->args[0]);
+  }
+  // lang's and vm's dtype enums list f32 i32 u32 bool in the same order.
+  return t->kind == types::Kind::kDTypeConst ? static_cast<vm::DType>(t->dtype) : vm::DType::kF32;
+}
+
 bool FunctionCompiler::ConsumesTensorOperands(BuiltinId id) {
   return ElementwiseOf(id).has_value();
 }
@@ -120,37 +119,19 @@ int FunctionCompiler::LoadDefault(const lang::BuiltinParam& param) {
   const std::string& text = param.default_text;
   if (text == "none") return -1;
   int r = Alloc(false);
-  if (text == "f32" || text == "i32" || text == "u32" || text == "bool") {
-    vm::DType d = text == "f32"   ? vm::DType::kF32
-                  : text == "i32" ? vm::DType::kI32
-                  : text == "u32" ? vm::DType::kU32
-                                  : vm::DType::kBool;
-    LoadInt(r, static_cast<int64_t>(d));
-  } else if (text.find_first_of(".eE") != std::string::npos) {
+  for (types::DType d :
+       {types::DType::kF32, types::DType::kI32, types::DType::kU32, types::DType::kBool}) {
+    if (text == types::DTypeName(d)) {  // a dtype value: its number (as StaticDType)
+      LoadInt(r, static_cast<int64_t>(d));
+      return r;
+    }
+  }
+  if (text.find_first_of(".eE") != std::string::npos) {
     LoadFloat(r, std::strtod(text.c_str(), nullptr));
   } else {
     LoadInt(r, std::strtoll(text.c_str(), nullptr, 10));
   }
   return r;
-}
-
-bool FunctionCompiler::DTypeValue(BuiltinId id, int dst) {
-  switch (id) {
-    case BuiltinId::kDTypeF32:
-      LoadInt(dst, static_cast<int64_t>(vm::DType::kF32));
-      return true;
-    case BuiltinId::kDTypeI32:
-      LoadInt(dst, static_cast<int64_t>(vm::DType::kI32));
-      return true;
-    case BuiltinId::kDTypeU32:
-      LoadInt(dst, static_cast<int64_t>(vm::DType::kU32));
-      return true;
-    case BuiltinId::kDTypeBool:
-      LoadInt(dst, static_cast<int64_t>(vm::DType::kBool));
-      return true;
-    default:
-      return false;
-  }
 }
 
 bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
@@ -160,7 +141,7 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
   const bool result_ref = pc_.IsRef(site->result);
   auto reg = [](int r) { return NativeArg::Reg(r); };
   auto imm = [](int64_t v) { return NativeArg::Imm(v); };
-  auto dtype_imm = [&](const Type* t) { return imm(static_cast<int64_t>(DTypeOf(t))); };
+  auto dtype_imm = [&](const Type* t) { return imm(static_cast<int64_t>(StaticDType(t))); };
   int mark = top_;
   // A scalar operand as a 0-d tensor of `dtype`, in a new (owned) register.
   auto scalar = [&](int r, vm::DType dtype, bool is_float) {
@@ -182,14 +163,14 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
       const bool is_float = ew->scalar == Scalar::kLhsFloat || ew->scalar == Scalar::kRhsFloat;
       uint8_t x = 0;
       if (lhs_scalar) {
-        a = scalar(a, DTypeOf(site->args[1]), is_float);
+        a = scalar(a, StaticDType(site->args[1]), is_float);
         x |= 1;
       } else if (owned & 1) {
         x |= 1;
         moved |= 1;
       }
       if (rhs_scalar) {
-        b = scalar(b, DTypeOf(site->args[0]), is_float);
+        b = scalar(b, StaticDType(site->args[0]), is_float);
         x |= 2;
       } else if (owned & 2) {
         x |= 2;
@@ -281,7 +262,7 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kWhereFloatTensor:
     case BuiltinId::kWhereFloats:
     case BuiltinId::kWhereInts: {
-      const vm::DType d = DTypeOf(site->result);
+      const vm::DType d = StaticDType(site->result);
       int a = arg(1), b = arg(2);
       std::vector<int> temps;
       for (int k = 1; k <= 2; ++k) {

@@ -53,31 +53,35 @@ uint64_t Heap::SizeOf(const Object* o) {
   return sizeof(Object) + PayloadBytes(o->kind, o->length);
 }
 
-Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
-  if (length > kMaxObjectBytes / 16) {
-    last_failure_was_budget_ = max_bytes_ != 0;
-    last_failed_bytes_ = std::numeric_limits<uint64_t>::max();
-    return nullptr;
-  }
-  uint64_t bytes = sizeof(Object) + payload_bytes;
-  if (max_bytes_ != 0 && bytes_live_ + bytes > max_bytes_) {
-    last_failure_was_budget_ = true;
-    last_failed_bytes_ = bytes;
-    return nullptr;
-  }
-  // calloc: zeroed slots are null references and masks that own nothing.
-  auto* o = static_cast<Object*>(std::calloc(1, bytes));
-  if (o == nullptr) {
-    last_failure_was_budget_ = false;
-    last_failed_bytes_ = bytes;
-    return nullptr;
-  }
-  o->refcount = 1;
-  o->kind = kind;
-  o->length = length;
+std::nullptr_t Heap::Refuse(uint64_t bytes, bool by_budget) {
+  last_failure_was_budget_ = by_budget;
+  last_failed_bytes_ = bytes;
+  return nullptr;
+}
+
+bool Heap::WithinBudget(uint64_t bytes) const {
+  return max_bytes_ == 0 || bytes_live_ + bytes <= max_bytes_;
+}
+
+void Heap::Count(uint64_t bytes) {
   bytes_live_ += bytes;
   if (bytes_live_ > peak_bytes_) peak_bytes_ = bytes_live_;
   ++allocations_;
+}
+
+Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
+  if (length > kMaxObjectBytes / 16) {
+    return Refuse(std::numeric_limits<uint64_t>::max(), max_bytes_ != 0);
+  }
+  uint64_t bytes = sizeof(Object) + payload_bytes;
+  if (!WithinBudget(bytes)) return Refuse(bytes, true);
+  // calloc: zeroed slots are null references and masks that own nothing.
+  auto* o = static_cast<Object*>(std::calloc(1, bytes));
+  if (o == nullptr) return Refuse(bytes, false);
+  o->refcount = 1;
+  o->kind = kind;
+  o->length = length;
+  Count(bytes);
   return o;
 }
 
@@ -132,15 +136,9 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   const int rank = static_cast<int>(shape.size());
   const uint64_t bytes = count < 0 ? 0 : TensorBytes(dtype, rank, count, false);
   if (count < 0 || bytes > kMaxObjectBytes) {
-    last_failure_was_budget_ = false;
-    last_failed_bytes_ = count < 0 ? std::numeric_limits<uint64_t>::max() : bytes;
-    return nullptr;
+    return Refuse(count < 0 ? std::numeric_limits<uint64_t>::max() : bytes, false);
   }
-  if (max_bytes_ != 0 && bytes_live_ + bytes > max_bytes_) {
-    last_failure_was_budget_ = true;
-    last_failed_bytes_ = bytes;
-    return nullptr;
-  }
+  if (!WithinBudget(bytes)) return Refuse(bytes, true);
   // Not calloc: most results overwrite every element, and zeroing a large
   // buffer twice would cost a pass over memory.
   Object* o = nullptr;
@@ -152,11 +150,7 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
     break;
   }
   if (o == nullptr) o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
-  if (o == nullptr) {
-    last_failure_was_budget_ = false;
-    last_failed_bytes_ = bytes;
-    return nullptr;
-  }
+  if (o == nullptr) return Refuse(bytes, false);
   std::memset(o, 0, TensorDataOffset(rank));
   o->refcount = 1;
   o->kind = ObjKind::kTensor;
@@ -166,9 +160,7 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   head->rank = static_cast<uint8_t>(rank);
   head->data = reinterpret_cast<char*>(o) + TensorDataOffset(rank);
   for (int i = 0; i < rank; ++i) ShapeData(o)[i] = shape[i];
-  bytes_live_ += bytes;
-  if (bytes_live_ > peak_bytes_) peak_bytes_ = bytes_live_;
-  ++allocations_;
+  Count(bytes);
   return o;
 }
 

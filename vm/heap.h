@@ -3,6 +3,7 @@
 #ifndef ALEA_VM_HEAP_H_
 #define ALEA_VM_HEAP_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +57,11 @@ class Heap {
 
  private:
   Object* Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes);
+  // The accounting every allocation shares: a refusal (by the budget or the
+  // system) recorded for the error report, the budget test, and a success.
+  std::nullptr_t Refuse(uint64_t bytes, bool by_budget);
+  bool WithinBudget(uint64_t bytes) const;
+  void Count(uint64_t bytes);
   void Free(Object* o);
   void KeepSpare(void* block, uint64_t bytes);
 
