@@ -111,6 +111,32 @@ struct Global {
   uint32_t type = 0;  // T(type)
 };
 
+// A fused elementwise program (FUSED_T, F32(index)): a tree of f32
+// elementwise operations over leaves, evaluated in one pass. Values are
+// numbered leaves first (0..leaves-1), then nodes (leaves + j is node j);
+// each node's operands are earlier values and the last node is the result.
+// The compiler emits one for a chain such as `relu(x * w + b)`; its meaning
+// is always the unfused instructions that follow FUSED_T (opcodes.def).
+struct FusedLeaf {
+  enum class Kind : uint8_t {
+    kTensor,  // R(reg) holds a Tensor(f32)
+    kFloat,   // R(reg) holds a Float, rounded to f32 (as SCALAR_T)
+    kInt,     // R(reg) holds an Int, rounded to f32 (as SCALAR_T)
+  };
+  uint16_t reg = 0;
+  Kind kind = Kind::kTensor;
+  bool moved = false;  // the unfused code consumes R(reg): the result may reuse it
+};
+struct FusedNode {
+  bool unary = false;
+  uint8_t op = 0;         // kernels::UnaryOp or kernels::BinaryOp (not a comparison)
+  uint16_t a = 0, b = 0;  // value numbers (b unused when unary)
+};
+struct FusedProgram {
+  std::vector<FusedLeaf> leaves;
+  std::vector<FusedNode> nodes;
+};
+
 struct Module {
   std::vector<Function> functions;
   std::vector<uint64_t> constants;   // K: Int values and Float bits
@@ -119,6 +145,7 @@ struct Module {
   std::vector<std::string> natives;  // N: names, bound to the VM's native table on load
   std::vector<Global> globals;       // top-level `let`s
   std::vector<std::string> files;    // source paths, for locations
+  std::vector<FusedProgram> fused;   // F32: FUSED_T's programs
   int32_t init = -1;                 // F(init)() computes the globals before anything else runs
   int32_t main = -1;                 // F(main): the program's entry point
   bool main_takes_args = false;      // main(args: [Str])

@@ -70,6 +70,8 @@ const char* OperandKinds(Op op) {
       return "rt-";
     case Op::SCALAR_T:
       return "rrd";
+    case Op::FUSED_T:
+      return "rc-";
     case Op::SITE:  // c: the site's number
     case Op::BITS:  // samplers: c is how many argument registers from R(b)
     case Op::UNIFORM:

@@ -588,6 +588,19 @@ bool Vm::Execute(Value* result) {
 #include "vm/kernels/elementwise_ops.def"
 #undef ALEA_BINARY
 #undef ALEA_UNARY
+  CASE(FUSED_T) {
+    SAVE();
+    switch (TensorFused(ins, R)) {
+      case FusedOutcome::kDone:
+        break;  // the JMP that follows skips the unfused block
+      case FusedOutcome::kNotFused:
+        ++pc;  // skip the JMP: the unfused block computes R(a)
+        break;
+      case FusedOutcome::kFailed:
+        goto fail;
+    }
+    DISPATCH();
+  }
   CASE(SCALAR_T) {
     SAVE();
     if (!TensorScalar(ins, R)) goto fail;

@@ -68,4 +68,6 @@ bool Vm::TensorScalar(Instr ins, Value* r) {
   return true;
 }
 
+Vm::FusedOutcome Vm::TensorFused(Instr /*ins*/, Value* /*r*/) { return FusedOutcome::kNotFused; }
+
 }  // namespace alea::vm

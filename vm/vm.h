@@ -165,6 +165,8 @@ class Vm {
   bool TensorBinary(uint8_t op, Instr ins, Value* r);
   bool TensorUnary(uint8_t op, Instr ins, Value* r);
   bool TensorScalar(Instr ins, Value* r);
+  enum class FusedOutcome : uint8_t { kDone, kNotFused, kFailed };
+  FusedOutcome TensorFused(Instr ins, Value* r);
   void RaiseTensorFailure(TensorContext& cx);
   // The random-state opcodes (interpreter_random.cc), dispatched on ins.op;
   // false after recording the error. The caller has saved the frame state.

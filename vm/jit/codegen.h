@@ -1,0 +1,152 @@
+// The JIT's code generation toolkit, shared by the kernel families in
+// vm/jit/*.cc (elementwise, fused, math, reduce, matmul). Internal: only
+// vm/jit/*.cc include it, so asmjit's headers stay out of every other file.
+//
+// CompileFunction wraps one asmjit x86::Compiler function (validation on,
+// AVX prologue, the first error kept, any error -> nullptr). VectorEmitter
+// emits f32 vector code for one ISA path — ymm (8 lanes, AVX2+FMA) or zmm
+// (16 lanes, AVX-512F) — with the loop skeleton, masked tails, constants and
+// the elementwise operations, each bitwise equal to kernels/elementwise.cc
+// and kernels/math_f32.cc.
+#ifndef ALEA_VM_JIT_CODEGEN_H_
+#define ALEA_VM_JIT_CODEGEN_H_
+
+#include <asmjit/x86.h>
+
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "vm/jit/jit.h"
+#include "vm/kernels/elementwise.h"
+
+namespace alea::vm::jit {
+
+namespace x86 = asmjit::x86;
+
+// The state behind a Jit: what the CPU offers, the code memory, the cache.
+struct Jit::Impl {
+  explicit Impl(const Options& options);
+
+  bool avx2 = false;           // AVX2 + FMA: the JIT's baseline
+  bool avx512 = false;         // AVX-512F as well
+  asmjit::JitRuntime runtime;  // owns the code of every kernel below
+  // Key (kernel family, op chain, layout class, ISA) -> kernel, or nullptr
+  // for a request that failed (not retried).
+  absl::flat_hash_map<std::string, void*> kernels;
+};
+
+namespace codegen {
+
+// Compiles one function with `signature`. `emit_body` creates the argument
+// registers, binds them with fn->setArg and emits the body; the epilogue is
+// added here. `avx512` enables zmm16-31 and the k registers. With
+// `inject_error` one invalid instruction is emitted first (a test hook: it
+// must give nullptr). Returns the code, or nullptr on any asmjit error.
+void* CompileFunction(asmjit::JitRuntime& runtime, const asmjit::FuncSignature& signature,
+                      bool avx512, bool inject_error,
+                      absl::FunctionRef<void(x86::Compiler& cc, asmjit::FuncNode* fn)> emit_body);
+
+// A lane mask: a k register on the AVX-512 path, a vector of all-ones /
+// all-zeros lanes on the AVX2 path.
+struct Mask {
+  x86::KReg k;
+  x86::Vec v;
+};
+
+// f32 vector code for one ISA path. Every vector is a ymm (AVX2) or zmm
+// (AVX-512) virtual register; asmjit allocates the physical ones.
+class VectorEmitter {
+ public:
+  VectorEmitter(x86::Compiler& cc, bool avx512);
+
+  x86::Compiler& cc() { return cc_; }
+  bool avx512() const { return avx512_; }
+  int width() const { return width_; }  // lanes per vector: 8 or 16
+
+  x86::Vec NewVec();
+  // A vector with `bits` in every lane, as a memory operand in the function's
+  // constant pool (one per distinct pattern): usable as the last source of
+  // most instructions without a register.
+  x86::Mem Const(uint32_t bits);
+  x86::Mem ConstF(float value);
+  // The same, loaded into a new register (for operands that must be one).
+  x86::Vec ConstReg(uint32_t bits);
+
+  // The loop skeleton over n elements (n <= 0: nothing): step(false) for
+  // each full vector at element index(), then step(true) once for the last
+  // n % width elements, with the tail mask set (Load/Store honour it;
+  // masked-off lanes load as +0.0f and are never stored, and cannot fault).
+  void Loop(const x86::Gp& n, absl::FunctionRef<void(bool tail)> step);
+  const x86::Gp& index() const { return i_; }        // valid inside step
+  const x86::Gp& remaining() const { return rem_; }  // n - index(), inside the tail step
+  // [base + index() * 4]: the current vector of a contiguous f32 operand.
+  x86::Mem Elem(const x86::Gp& base) const { return x86::ptr(base, i_, 2); }
+  void Load(const x86::Vec& dst, const x86::Mem& m, bool tail);
+  void Store(const x86::Mem& m, const x86::Vec& v, bool tail);
+  void Broadcast(const x86::Vec& dst, const x86::Mem& scalar);  // one f32 to every lane
+
+  // Elementwise f32 operations, bitwise equal to the reference. dst may be
+  // one of the operands. Binary: + - * / max min (not comparisons).
+  static bool SupportsBinary(kernels::BinaryOp op);
+  static bool SupportsUnary(kernels::UnaryOp op);
+  void Binary(kernels::BinaryOp op, const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void Unary(kernels::UnaryOp op, const x86::Vec& dst, const x86::Vec& x);
+
+  // Lane masks and selects, for comparisons and the `?:` of the math
+  // functions (both ISA paths).
+  Mask Compare(x86::VCmpImm predicate, const x86::Vec& a, const x86::Vec& b);
+  Mask CompareOp(kernels::BinaryOp comparison, const x86::Vec& a, const x86::Vec& b);
+  Mask Or(const Mask& a, const Mask& b);
+  Mask And(const Mask& a, const Mask& b);
+  // dst = mask ? if_true : if_false, lane by lane (dst may alias either).
+  void Select(const x86::Vec& dst, const Mask& mask, const x86::Vec& if_true,
+              const x86::Vec& if_false);
+  // Bool bytes (0 or 1) of a mask at [out + index()], width bytes (tail: the
+  // remaining ones).
+  void StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail);
+
+  // Integer lane operations on the f32 bits (the math functions' exponent
+  // handling): dst = a + b, a - b (32-bit lanes), shifts by an immediate,
+  // bitwise and/or/xor/andnot (andnot: ~a & b), float <-> int32 conversions
+  // (cvt: round to nearest even; cvtt: truncate).
+  void AddI32(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void SubI32(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void ShiftLeftI32(const x86::Vec& dst, const x86::Vec& a, int bits);
+  void ShiftRightLogicalI32(const x86::Vec& dst, const x86::Vec& a, int bits);
+  void ShiftRightArithmeticI32(const x86::Vec& dst, const x86::Vec& a, int bits);
+  void AndBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void OrBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void XorBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void AndNotBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void ConvertToI32(const x86::Vec& dst, const x86::Vec& a);    // vcvtps2dq
+  void TruncateToI32(const x86::Vec& dst, const x86::Vec& a);   // vcvttps2dq
+  void ConvertFromI32(const x86::Vec& dst, const x86::Vec& a);  // vcvtdq2ps
+  // dst = a * b + c with one rounding (vfmadd: the reference's std::fma).
+  void Fma(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b, const x86::Vec& c);
+
+ private:
+  void SetTailMask();
+  void SelectRule(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b, x86::VCmpImm pred);
+
+  x86::Compiler& cc_;
+  const bool avx512_;
+  const int width_;
+  x86::Gp i_, rem_;
+  x86::KReg tail_k_;  // AVX-512 tail mask
+  x86::Ymm tail_v_;   // AVX2 tail mask
+  absl::flat_hash_map<uint32_t, x86::Mem> consts_;
+};
+
+// The math functions of kernels/math_f32.h as vector code, one instruction
+// per operation of the reference (vm/jit/math_f32.cc). dst may alias x.
+void EmitExpF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitLogF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitTanhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitSigmoidF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+
+}  // namespace codegen
+}  // namespace alea::vm::jit
+
+#endif  // ALEA_VM_JIT_CODEGEN_H_
