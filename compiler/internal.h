@@ -20,6 +20,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/types/span.h"
 #include "lang/ast.h"
 #include "lang/builtins.h"
 #include "lang/diagnostics.h"
@@ -162,11 +163,20 @@ class FunctionCompiler {
   // Whether the builtin is an elementwise tensor op that can take operands
   // by move (and then reuse a uniquely owned one in place).
   static bool ConsumesTensorOperands(lang::BuiltinId id);
+  // The fused-program node (op, unary or not) of an elementwise builtin that
+  // computes a tensor of its operands' dtype (not a comparison).
+  static std::optional<vm::FusedNode> ElementwiseNode(lang::BuiltinId id);
   // Like Eval, but a variable at its last use is moved into a temporary, so
   // an elementwise op may consume it.
   Operand EvalConsumable(const Expr& e, bool borrow_ok);
   // A defaulted parameter's value in a new register, or -1 for `none`.
   int LoadDefault(const lang::BuiltinParam& param);
+  // ---- Fused elementwise chains (lower_fused.cc) ----
+  // Compiles `e` as FUSED_T + its unfused block when it is the root of a
+  // worthwhile f32 elementwise tree; false (nothing emitted) otherwise.
+  bool TryFused(const Expr& e, Dest dest);
+  // The elementwise builtin `e` applies when it can be a fused node.
+  std::optional<lang::BuiltinId> FusableOp(const Expr& e);
 
   void BuiltinValue(const Expr& e, int dst);
   // Evaluates the arguments of a call into a new window starting at `base + skip`.
@@ -292,6 +302,9 @@ void ComputeLastUses(const Expr& body, absl::flat_hash_set<const Expr*>& out);
 std::vector<const Expr*> FreeVariables(const Expr& lambda);
 // Every use of `binding` inside `e` (for polymorphic local lets).
 void UsesOf(const Expr& e, const Pattern* binding, std::vector<const Expr*>& out);
+// Whether `e` can be read in place (borrowed) while `later` is evaluated:
+// nothing in `later` may move it out of its register.
+bool SafeToBorrow(const Expr& e, absl::Span<const Expr* const> later);
 
 }  // namespace alea::compiler
 

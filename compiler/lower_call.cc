@@ -11,11 +11,7 @@ using lang::BuiltinId;
 using vm::Instr;
 using vm::Op;
 
-namespace {
-
-// Whether `e` can be read in place (borrowed) while `later` is evaluated:
-// nothing in `later` may move it out of its register.
-bool SafeToBorrow(const Expr& e, std::initializer_list<const Expr*> later) {
+bool SafeToBorrow(const Expr& e, absl::Span<const Expr* const> later) {
   if (e.kind != Expr::Kind::kName || e.name_kind != lang::NameKind::kLocal) return true;
   for (const Expr* l : later) {
     if (l == nullptr) continue;
@@ -25,6 +21,8 @@ bool SafeToBorrow(const Expr& e, std::initializer_list<const Expr*> later) {
   }
   return true;
 }
+
+namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
@@ -60,6 +58,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   for (const lang::Arg& arg : e.args) args.push_back(arg.value.get());
   bool direct = callee.kind == Expr::Kind::kName;
   if (direct && callee.name_kind == lang::NameKind::kBuiltin) {
+    if (TryFused(e, dest)) return;
     std::vector<int> param_of_arg;
     std::optional<BuiltinId> id = Resolve(e, callee.name, &param_of_arg);
     if (!id) return Into(e, dest);
@@ -202,6 +201,7 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
     Bind(end);
     return Done(dest, r);
   }
+  if (TryFused(e, dest)) return;
   std::optional<BuiltinId> id = Resolve(e, lang::Spelling(e.binary_op), nullptr);
   if (!id) return Into(e, dest);
   int r = Target(dest, e.type);
@@ -237,6 +237,7 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
 }
 
 void FunctionCompiler::Unary(const Expr& e, Dest dest) {
+  if (TryFused(e, dest)) return;
   bool neg = e.unary_op == lang::UnaryOp::kNeg;
   std::optional<BuiltinId> id = Resolve(e, neg ? "u-" : "!", nullptr);
   if (!id) return Into(e, dest);

@@ -107,6 +107,18 @@ bool FunctionCompiler::ConsumesTensorOperands(BuiltinId id) {
   return ElementwiseOf(id).has_value();
 }
 
+std::optional<vm::FusedNode> FunctionCompiler::ElementwiseNode(BuiltinId id) {
+  std::optional<Elementwise> ew = ElementwiseOf(id);
+  if (!ew) return std::nullopt;
+  // opcodes.def lists the typed opcodes in elementwise_ops.def's order.
+  vm::FusedNode node;
+  node.unary = !ew->binary;
+  const int first = static_cast<int>(ew->binary ? Op::ADD_T : Op::NEG_T);
+  node.op = static_cast<uint8_t>(static_cast<int>(ew->op) - first);
+  if (ew->op >= Op::EQ_T && ew->op <= Op::GE_T) return std::nullopt;  // bool results
+  return node;
+}
+
 FunctionCompiler::Operand FunctionCompiler::EvalConsumable(const Expr& e, bool borrow_ok) {
   if (e.kind == Expr::Kind::kName && e.name_kind == lang::NameKind::kLocal &&
       last_uses_.contains(&e) && Ref(e.type)) {

@@ -28,12 +28,13 @@ std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
 void PrintStats(const vm::Stats& s) {
   std::fprintf(stderr,
                "stats: %llu instructions, %llu calls, %llu allocations, peak heap %llu bytes, "
-               "%llu JIT kernels compiled in %.3f ms\n",
+               "%llu JIT kernels compiled in %.3f ms, %.3f ms in JIT kernels\n",
                static_cast<unsigned long long>(s.instructions),
                static_cast<unsigned long long>(s.calls),
                static_cast<unsigned long long>(s.allocations),
                static_cast<unsigned long long>(s.peak_heap_bytes),
-               static_cast<unsigned long long>(s.jit_kernels), s.jit_compile_nanos / 1e6);
+               static_cast<unsigned long long>(s.jit_kernels), s.jit_compile_nanos / 1e6,
+               s.jit_kernel_nanos / 1e6);
 }
 
 }  // namespace
@@ -91,6 +92,7 @@ int RunRun(const std::vector<std::string>& args) {
   vm::Vm machine;
   machine.AddNatives(stdlib::Natives());
   machine.SetJitEnabled(jit);
+  machine.SetKernelTiming(stats);
   absl::Status status = machine.Load(module);
   if (!status.ok()) {
     std::fprintf(stderr, "alea: error: %s\n", std::string(status.message()).c_str());

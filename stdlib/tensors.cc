@@ -285,14 +285,14 @@ absl::StatusOr<Value> Native_t_cast(vm::NativeContext& ctx, const Value* args) {
 absl::StatusOr<Value> Native_t_reduce(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
-  TensorContext cx(ctx.heap());
+  TensorContext cx(ctx.heap(), ctx.tensor_jit());
   return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), std::nullopt));
 }
 
 absl::StatusOr<Value> Native_t_reduce_axis(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
-  TensorContext cx(ctx.heap());
+  TensorContext cx(ctx.heap(), ctx.tensor_jit());
   return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
 }
 
@@ -302,7 +302,7 @@ absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) 
 }
 
 absl::StatusOr<Value> Native_t_matmul(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx(ctx.heap(), ctx.tensor_jit());
   return Result(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
 }
 

@@ -128,7 +128,36 @@ constexpr size_t kMaxSpareBlocks = 8;
 constexpr uint64_t kMaxSpareBytes = uint64_t{256} << 20;
 
 Heap::~Heap() {
+  DropParked();
   for (const SpareBlock& s : spare_blocks_) std::free(s.block);
+}
+
+void Heap::DropParked() {
+  if (parked_count_ == 0) return;
+  for (Object*& o : parked_) {
+    if (o == nullptr) continue;
+    Head(o)->home = 0;  // frees for good
+    Free(o);
+    o = nullptr;
+  }
+  parked_count_ = 0;
+}
+
+Object* Heap::NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> shape) {
+  if (site < parked_.size() && parked_[site] != nullptr) {
+    Object* o = parked_[site];
+    parked_[site] = nullptr;
+    --parked_count_;
+    if (DTypeOf(o) == dtype && ShapeOf(o) == shape) {
+      o->refcount = 1;
+      return o;
+    }
+    Head(o)->home = 0;
+    Free(o);
+  }
+  Object* o = NewTensor(dtype, shape);
+  if (o != nullptr) Head(o)->home = site;
+  return o;
 }
 
 Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
@@ -138,7 +167,10 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   if (count < 0 || bytes > kMaxObjectBytes) {
     return Refuse(count < 0 ? std::numeric_limits<uint64_t>::max() : bytes, false);
   }
-  if (!WithinBudget(bytes)) return Refuse(bytes, true);
+  if (!WithinBudget(bytes)) {
+    DropParked();
+    if (!WithinBudget(bytes)) return Refuse(bytes, true);
+  }
   // Not calloc: most results overwrite every element, and zeroing a large
   // buffer twice would cost a pass over memory.
   Object* o = nullptr;
@@ -201,6 +233,15 @@ void Heap::Free(Object* root) {
           Object* child = AsObject(slots[i]);
           if (child != nullptr && --child->refcount == 0) worklist_.push_back(child);
         }
+      }
+    }
+    if (o->kind == ObjKind::kTensor && Head(o)->home != 0) {
+      const uint32_t site = Head(o)->home;
+      if (site >= parked_.size()) parked_.resize(site + 1, nullptr);
+      if (parked_[site] == nullptr) {
+        parked_[site] = o;  // still live memory, but no value refers to it
+        ++parked_count_;
+        continue;
       }
     }
     const uint64_t bytes = SizeOf(o);

@@ -33,6 +33,15 @@ class Heap {
   // A tensor (vm/tensor.h) of `shape` whose elements are NOT initialized,
   // 64-byte aligned. Also nullptr for a shape ElementCount rejects.
   Object* NewTensor(DType dtype, absl::Span<const int64_t> shape);
+  // NewTensor for the instruction site `site` (>= 1; DESIGN.md: a site keeps
+  // its output buffer between executions): the tensor this site made last
+  // time, if it has died since and has this dtype and shape, is reused (not
+  // an allocation); otherwise a new one that will be parked at the site when
+  // it dies. Parked tensors are given up before the budget refuses anything.
+  Object* NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> shape);
+  // Frees every parked tensor (their bytes count as live while parked): when
+  // the sites go away (a new module) or the budget needs the room.
+  void DropParked();
   // A RandState (vm/randstate.h) holding `state`, unconsumed, with no
   // creation site (as the host makes one; opcodes then record theirs).
   Object* NewRandState(const random::RandState& state);
@@ -83,6 +92,8 @@ class Heap {
   };
   std::vector<SpareBlock> spare_blocks_;  // oldest first
   uint64_t spare_bytes_ = 0;
+  std::vector<Object*> parked_;  // by site: a dead tensor the site made, or null
+  size_t parked_count_ = 0;
 };
 
 }  // namespace alea::vm

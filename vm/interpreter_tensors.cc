@@ -9,7 +9,10 @@ namespace alea::vm {
 
 jit::Jit* Vm::TensorJit() {
   if (!jit_enabled_) return nullptr;
-  if (jit_ == nullptr) jit_ = std::make_unique<jit::Jit>();
+  if (jit_ == nullptr) {
+    jit_ = std::make_unique<jit::Jit>();
+    jit_->set_timing(kernel_timing_);
+  }
   return jit_->available() ? jit_.get() : nullptr;
 }
 
@@ -68,6 +71,18 @@ bool Vm::TensorScalar(Instr ins, Value* r) {
   return true;
 }
 
-Vm::FusedOutcome Vm::TensorFused(Instr /*ins*/, Value* /*r*/) { return FusedOutcome::kNotFused; }
+Vm::FusedOutcome Vm::TensorFused(Instr ins, Value* r) {
+  jit::Jit* jit = TensorJit();
+  if (jit == nullptr) return FusedOutcome::kNotFused;
+  TensorContext cx(heap_, jit);
+  Value result = 0;
+  // Site numbers: one per fused program (each program has one FUSED_T).
+  if (!RunFused(cx, module_->fused[ins.b], fused_kernels_[ins.b], uint32_t{ins.b} + 1, r,
+                &result)) {
+    return FusedOutcome::kNotFused;
+  }
+  r[ins.a] = result;
+  return FusedOutcome::kDone;
+}
 
 }  // namespace alea::vm

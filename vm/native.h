@@ -18,6 +18,9 @@ namespace alea::vm {
 class Vm;
 class NativeContext;
 class TensorContext;
+namespace jit {
+class Jit;
+}
 
 // A native's arguments are borrowed (args[0..arity)); its result is owned.
 // On failure it returns the Status that NativeContext::Fail, OutOfMemory or a
@@ -36,6 +39,8 @@ class NativeContext {
  public:
   Heap& heap();
   const Module& module() const;
+  // The VM's tensor JIT when it may be used (else null): for TensorContext.
+  jit::Jit* tensor_jit();
 
   // From the calling function's register map: whether argument i (0-based)
   // and the result hold references.

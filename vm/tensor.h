@@ -27,7 +27,10 @@ struct TensorHead {
   DType dtype;
   uint8_t rank;
   uint8_t host_view;  // 1: `data` belongs to the host; never written, never freed here
-  uint8_t unused[5];
+  uint8_t unused;
+  // The instruction site that made it (Heap::NewTensorAt), 0 for none: when
+  // it dies it is parked there for that site's next result.
+  uint32_t home;
   // int64_t shape[rank] follows.
 };
 static_assert(sizeof(TensorHead) == 16);

@@ -25,10 +25,7 @@
 #include "vm/value.h"
 
 namespace alea::vm {
-namespace {
 
-// NumPy's rule over any number of shapes: aligned from the right, each
-// dimension equal or 1. A 1 against a 0 gives 0 (the 1 is the broadcast one).
 bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Shape* out) {
   size_t rank = 0;
   for (absl::Span<const int64_t> s : shapes) rank = std::max(rank, s.size());
@@ -44,6 +41,8 @@ bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Sh
   }
   return true;
 }
+
+namespace {
 
 // The strides (in elements) of a contiguous tensor of `shape` seen in an index
 // space of rank `out_rank` it broadcasts to: 0 along its size-1 axes and the
@@ -156,10 +155,12 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
   if (kernels::IsComparison(op)) {
     jit::CompareF32Fn fn = cx.jit()->CompareF32(op, layout);
     if (fn == nullptr) return false;
+    jit::Jit::KernelTimer timer(*cx.jit());
     fn(x, y, ElementsOf<uint8_t>(out), n);
   } else {
     jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
     if (fn == nullptr) return false;
+    jit::Jit::KernelTimer timer(*cx.jit());
     fn(x, y, ElementsOf<float>(out), n);
   }
   return true;
@@ -214,6 +215,7 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
   jit::UnaryF32Fn fn =
       cx.jit() != nullptr && dtype == DType::kF32 && n >= 2 ? cx.jit()->UnaryF32(op) : nullptr;
   if (fn != nullptr) {
+    jit::Jit::KernelTimer timer(*cx.jit());
     fn(ElementsOf<float>(x.tensor), ElementsOf<float>(out), n);
   } else {
     kernels::Unary(op, dtype, n, DataOf(x.tensor), DataOf(out));
@@ -334,6 +336,30 @@ const char* ReduceName(kernels::ReduceOp op) {
 
 }  // namespace
 
+namespace {
+
+// The JIT's kernel for f32 sum/mean/max/min over contiguous rows (a whole
+// tensor, or the last axis); false when there is none (the reference runs).
+bool RunJitReduce(TensorContext& cx, kernels::ReduceOp op, DType dtype, int64_t outer, int64_t n,
+                  int64_t inner, const float* x, Object* out) {
+  if (cx.jit() == nullptr || dtype != DType::kF32 || inner != 1 || n < 1) return false;
+  if (op == kernels::ReduceOp::kArgmax) return false;
+  const bool mean = op == kernels::ReduceOp::kMean;
+  jit::ReduceF32Fn fn = cx.jit()->ReduceF32(mean ? kernels::ReduceOp::kSum : op);
+  if (fn == nullptr) return false;
+  float* y = ElementsOf<float>(out);
+  jit::Jit::KernelTimer timer(*cx.jit());
+  // mean as kernels/reduce.h defines it: the sum divided by n rounded to f32.
+  const float divisor = static_cast<float>(n);
+  for (int64_t o = 0; o < outer; ++o) {
+    y[o] = fn(x + o * n, n);
+    if (mean) y[o] = y[o] / divisor;
+  }
+  return true;
+}
+
+}  // namespace
+
 Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
                std::optional<int64_t> axis) {
   const DType dtype = DTypeOf(x);
@@ -364,6 +390,7 @@ Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
   const DType result = op == kernels::ReduceOp::kArgmax ? DType::kI32 : dtype;
   Object* out = cx.New(result, result_shape);
   if (out == nullptr) return nullptr;
+  if (RunJitReduce(cx, op, dtype, outer, n, inner, ElementsOf<float>(x), out)) return out;
   if (kernels::Reduce(op, dtype, outer, n, inner, DataOf(x), DataOf(out)) ==
       kernels::ReduceStatus::kEmpty) {
     cx.heap().Release(out);
@@ -414,8 +441,16 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
   Shape index(batch.size(), 0);
   int64_t offset_x = 0, offset_y = 0;
   for (int64_t i = 0; i < count; ++i) {
-    kernels::MatMul(dtype, m, k, n, px + offset_x * m * k * bytes, py + offset_y * k * n * bytes,
-                    po + i * m * n * bytes);
+    const char* a = px + offset_x * m * k * bytes;
+    const char* b = py + offset_y * k * n * bytes;
+    char* c = po + i * m * n * bytes;
+    bool done = false;
+    if (cx.jit() != nullptr && dtype == DType::kF32) {
+      jit::Jit::KernelTimer timer(*cx.jit());
+      done = cx.jit()->MatMulF32(m, k, n, reinterpret_cast<const float*>(a),
+                                 reinterpret_cast<const float*>(b), reinterpret_cast<float*>(c));
+    }
+    if (!done) kernels::MatMul(dtype, m, k, n, a, b, c);
     for (size_t axis = batch.size(); axis-- > 0;) {
       offset_x += stride_x[axis];
       offset_y += stride_y[axis];

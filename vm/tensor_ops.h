@@ -12,11 +12,13 @@
 #define ALEA_VM_TENSOR_OPS_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
+#include "vm/bytecode.h"
 #include "vm/dtype.h"
 #include "vm/heap.h"
 #include "vm/kernels/elementwise.h"
@@ -81,6 +83,9 @@ using Shape = absl::InlinedVector<int64_t, 8>;
 // A shape argument as a program passes it: an [Int] (its dimensions are
 // checked by TensorContext::New).
 Shape ShapeFromIntArray(Value array);
+// NumPy's rule over any number of shapes: aligned from the right, each
+// dimension equal or 1. A 1 against a 0 gives 0 (the 1 is the broadcast one).
+bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Shape* out);
 
 // ---- Elementwise (tensor_ops.cc) ----
 // a op b, broadcasting; both have one dtype (the compiler guarantees it).
@@ -109,6 +114,24 @@ Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
 // x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added
 // axis removed from the result), leading axes broadcast as batches.
 Object* MatMul(TensorContext& cx, const Object* x, const Object* y);
+
+// ---- Fused programs (tensor_fused.cc) ----
+// A FUSED_T site's kernel, looked up again only when the leaves' layout
+// (which are broadcast scalars) changes.
+struct FusedKernelCache {
+  uint32_t scalar_leaves = 0;
+  bool looked_up = false;
+  void* kernel = nullptr;  // a jit::FusedF32Fn
+};
+// FUSED_T's one pass (opcodes.def): true with *result set when the JIT has a
+// kernel and every tensor leaf has the result's shape, one element, or the
+// result's trailing axes (a row repeated); the moved leaves are consumed and
+// their registers cleared. False changes nothing: the unfused block runs
+// (it reports shapes that do not broadcast, and running out of memory).
+// `site` (>= 1) keeps the result's buffer between executions
+// (Heap::NewTensorAt).
+bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& cache,
+              uint32_t site, Value* regs, Value* result);
 
 // ---- Shapes and creation (tensor_layout.cc) ----
 // A tensor of `shape` with every element `value` (bits: f32 in the low 32

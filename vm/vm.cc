@@ -7,7 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "vm/jit/jit.h"
+#include "vm/kernels/elementwise.h"
 #include "vm/print.h"
+#include "vm/tensor_ops.h"
 
 namespace alea::vm {
 namespace {
@@ -59,6 +61,8 @@ void Vm::Unload() {
   funcs_.clear();
   natives_.clear();
   tuple_masks_.clear();
+  fused_kernels_.clear();
+  heap_.DropParked();  // parked at this module's sites
   module_.reset();
 }
 
@@ -83,6 +87,7 @@ absl::Status Vm::Load(const Module& module) {
     }
   }
   tuple_masks_.resize(m->types.size());
+  fused_kernels_.assign(m->fused.size(), FusedKernelCache{});
   for (size_t i = 0; i < m->types.size(); ++i) {
     const TypeDesc& t = m->types[i];
     if (t.kind != TypeDesc::Kind::kTuple) continue;
@@ -207,6 +212,28 @@ absl::Status Vm::Verify() const {
         case Op::PRINT:
           if (in.b >= m.types.size()) return bad("type index out of range");
           break;
+        case Op::FUSED_T: {
+          // Its fallback is the JMP after it (opcodes.def), and the program
+          // must only name this frame's registers and earlier values.
+          if (pc + 1 >= n || f.code[pc + 1].op != Op::JMP) return bad("FUSED_T without its JMP");
+          if (in.b >= m.fused.size()) return bad("fused program index out of range");
+          const FusedProgram& p = m.fused[in.b];
+          if (p.leaves.empty() || p.nodes.empty()) return bad("empty fused program");
+          for (const FusedLeaf& leaf : p.leaves) {
+            if (leaf.reg >= f.num_registers) return bad("fused leaf register out of range");
+          }
+          for (size_t j = 0; j < p.nodes.size(); ++j) {
+            const FusedNode& node = p.nodes[j];
+            const size_t defined = p.leaves.size() + j;
+            const bool op_ok = node.unary
+                                   ? node.op <= static_cast<uint8_t>(kernels::UnaryOp::kRelu)
+                                   : node.op <= static_cast<uint8_t>(kernels::BinaryOp::kMin);
+            if (!op_ok || node.a >= defined || (!node.unary && node.b >= defined)) {
+              return bad("malformed fused node");
+            }
+          }
+          break;
+        }
         case Op::JMP:
         case Op::JMPIF:
         case Op::JMPIFNOT:
@@ -456,6 +483,7 @@ Stats Vm::stats() const {
   if (jit_ != nullptr) {
     s.jit_kernels = static_cast<uint64_t>(jit_->stats().kernels_compiled);
     s.jit_compile_nanos = static_cast<uint64_t>(jit_->stats().compile_nanos);
+    s.jit_kernel_nanos = static_cast<uint64_t>(jit_->stats().kernel_nanos);
   }
   return s;
 }
@@ -463,6 +491,7 @@ Stats Vm::stats() const {
 // ---- NativeContext ----
 
 Heap& NativeContext::heap() { return vm_->heap_; }
+jit::Jit* NativeContext::tensor_jit() { return vm_->TensorJit(); }
 const Module& NativeContext::module() const { return *vm_->module_; }
 
 bool NativeContext::arg_is_reference(int i) const {

@@ -33,6 +33,7 @@
 namespace alea::vm {
 
 class TensorContext;
+struct FusedKernelCache;  // tensor_ops.h
 namespace jit {
 class Jit;
 }
@@ -56,6 +57,7 @@ struct Stats {
   uint64_t heap_bytes_live = 0;
   uint64_t jit_kernels = 0;        // tensor kernels the JIT compiled
   uint64_t jit_compile_nanos = 0;  // time spent compiling them
+  uint64_t jit_kernel_nanos = 0;   // time spent running them (with SetKernelTiming)
 };
 
 class Vm {
@@ -104,6 +106,8 @@ class Vm {
   // is created on the first tensor op that could use it, and is off by
   // itself on CPUs without AVX2+FMA.
   void SetJitEnabled(bool enabled) { jit_enabled_ = enabled; }
+  // Times every JIT kernel call for Stats::jit_kernel_nanos (`--stats`).
+  void SetKernelTiming(bool on) { kernel_timing_ = on; }
 
  private:
   // The JIT for tensor ops, or null (disabled, or the CPU cannot run it).
@@ -208,7 +212,9 @@ class Vm {
 
   std::string out_;
   bool jit_enabled_ = true;
-  std::unique_ptr<jit::Jit> jit_;  // created by TensorJit
+  bool kernel_timing_ = false;
+  std::unique_ptr<jit::Jit> jit_;                // created by TensorJit
+  std::vector<FusedKernelCache> fused_kernels_;  // one per module.fused program
   std::function<void(absl::string_view)> sink_;
 };
 

@@ -90,6 +90,32 @@ printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
 expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
   -- run --stats "$tmp/tensor.alea"
 expect 0 '^300\.0$' '0 JIT kernels compiled' -- run --stats --no-jit "$tmp/tensor.alea"
+expect 0 '^300\.0$' 'ms in JIT kernels$' -- run --stats "$tmp/tensor.alea"
+# A steady-state loop of tensor ops allocates nothing (DESIGN.md): the same
+# allocations for 10 steps as for 500. `acc` is updated in place; `y` is new
+# each step and dies in it, so its site reuses its buffer.
+steady() {
+  printf '%s\n' \
+    'fn step(x: Tensor, w: Tensor, acc: Tensor, n: Int) -> Tensor {' \
+    '  if n == 0 { acc } else {' \
+    '    let y = relu(x * w - 0.25);' \
+    '    step(x, w, acc * 0.5 + y / 4.0 + 1, n - 1)' \
+    '  }' \
+    '}' \
+    "fn main() = print(item(sum(step(arange(1000) / 1000.0, full([1000], 2.0), zeros([1000]), $1))))" \
+    >"$tmp/steady$1.alea"
+  # "ALLOCATIONS KERNELS"
+  "$alea" run --stats "$tmp/steady$1.alea" 2>&1 >/dev/null |
+    sed -nE 's/.* ([0-9]+) allocations,.* ([0-9]+) JIT kernels compiled.*/\1 \2/p'
+}
+few=$(steady 10)
+many=$(steady 500)
+if [[ $few == *" 0" ]]; then
+  echo "note: no JIT on this CPU; the steady-state allocation check is skipped"
+elif [[ -z $few || $few != "$many" ]]; then
+  echo "FAIL: a steady-state tensor loop allocates per step: 10 steps: $few; 500 steps: $many"
+  failures=$((failures + 1))
+fi
 for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
   name=$(basename "$program" .alea)
   for seed in 0 7; do

@@ -35,6 +35,10 @@ struct Jit::Impl {
   // Key (kernel family, op chain, layout class, ISA) -> kernel, or nullptr
   // for a request that failed (not retried).
   absl::flat_hash_map<std::string, void*> kernels;
+  // MatMulF32's packing buffers and scratch tile (matmul.cc), grown on demand
+  // and kept, so that a steady-state loop allocates nothing.
+  std::unique_ptr<float[]> matmul_buffer;
+  int64_t matmul_buffer_floats = 0;
 };
 
 namespace codegen {
@@ -94,14 +98,24 @@ class VectorEmitter {
   void Binary(kernels::BinaryOp op, const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
   void Unary(kernels::UnaryOp op, const x86::Vec& dst, const x86::Vec& x);
 
+  // Single IEEE operations, a as the first source. An `asmjit::Operand_`
+  // source is a register or a memory operand (a Const()); dst may alias any
+  // register operand.
+  void Add(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void Sub(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void Mul(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void Div(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void Copy(const x86::Vec& dst, const asmjit::Operand_& src);
+
   // Lane masks and selects, for comparisons and the `?:` of the math
   // functions (both ISA paths).
-  Mask Compare(x86::VCmpImm predicate, const x86::Vec& a, const x86::Vec& b);
+  Mask Compare(x86::VCmpImm predicate, const x86::Vec& a, const asmjit::Operand_& b);
   Mask CompareOp(kernels::BinaryOp comparison, const x86::Vec& a, const x86::Vec& b);
+  Mask IsNaN(const x86::Vec& x);  // x != x
   Mask Or(const Mask& a, const Mask& b);
   Mask And(const Mask& a, const Mask& b);
   // dst = mask ? if_true : if_false, lane by lane (dst may alias either).
-  void Select(const x86::Vec& dst, const Mask& mask, const x86::Vec& if_true,
+  void Select(const x86::Vec& dst, const Mask& mask, const asmjit::Operand_& if_true,
               const x86::Vec& if_false);
   // Bool bytes (0 or 1) of a mask at [out + index()], width bytes (tail: the
   // remaining ones).
@@ -111,24 +125,35 @@ class VectorEmitter {
   // handling): dst = a + b, a - b (32-bit lanes), shifts by an immediate,
   // bitwise and/or/xor/andnot (andnot: ~a & b), float <-> int32 conversions
   // (cvt: round to nearest even; cvtt: truncate).
-  void AddI32(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
-  void SubI32(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void AddI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void SubI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
   void ShiftLeftI32(const x86::Vec& dst, const x86::Vec& a, int bits);
   void ShiftRightLogicalI32(const x86::Vec& dst, const x86::Vec& a, int bits);
   void ShiftRightArithmeticI32(const x86::Vec& dst, const x86::Vec& a, int bits);
-  void AndBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
-  void OrBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
-  void XorBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
-  void AndNotBits(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
+  void AndBits(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void OrBits(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void XorBits(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void AndNotBits(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
   void ConvertToI32(const x86::Vec& dst, const x86::Vec& a);    // vcvtps2dq
   void TruncateToI32(const x86::Vec& dst, const x86::Vec& a);   // vcvttps2dq
   void ConvertFromI32(const x86::Vec& dst, const x86::Vec& a);  // vcvtdq2ps
   // dst = a * b + c with one rounding (vfmadd: the reference's std::fma).
-  void Fma(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b, const x86::Vec& c);
+  // b and c may be registers or Const()s; dst may alias any register operand.
+  void Fma(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b,
+           const asmjit::Operand_& c);
+  // dst = -(a * b) + c with one rounding (vfnmadd): the reference's
+  // std::fma(-a, b, c), which it equals bit for bit (negation is exact and
+  // the product's sign is symmetric).
+  void Fnma(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b,
+            const asmjit::Operand_& c);
 
  private:
   void SetTailMask();
   void SelectRule(const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b, x86::VCmpImm pred);
+  // The three-operand FMA forms behind Fma/Fnma: `forms` holds the 132, 213
+  // and 231 instruction ids.
+  void FmaForms(const asmjit::InstId (&forms)[3], const x86::Vec& dst, const x86::Vec& a,
+                const asmjit::Operand_& b, const asmjit::Operand_& c);
 
   x86::Compiler& cc_;
   const bool avx512_;

@@ -77,6 +77,19 @@ Jit::Impl& Jit::impl() {
   return *impl_;
 }
 
+namespace {
+int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+Jit::KernelTimer::KernelTimer(Jit& jit) : jit_(jit), start_(jit.timing_ ? NowNanos() : 0) {}
+Jit::KernelTimer::~KernelTimer() {
+  if (jit_.timing_) jit_.stats_.kernel_nanos += NowNanos() - start_;
+}
+
 bool Jit::available() { return impl().avx2; }
 bool Jit::has_avx512() { return impl().avx512; }
 

@@ -24,6 +24,7 @@
 #include "absl/types/span.h"
 #include "vm/dtype.h"
 #include "vm/kernels/math_f32.h"
+#include "vm/kernels/pin_nan.h"
 
 namespace alea::vm::kernels {
 namespace {
@@ -110,21 +111,6 @@ inline int32_t WrapSub(int32_t a, int32_t b) {
 }
 inline int32_t WrapMul(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
-}
-
-// f32 `+` and `*` of two NaNs: x86 returns the first source's NaN (quieted),
-// but the compiler may swap the operands of a commutative op, differently in
-// its vector body and its scalar epilogue, so the payload would depend on
-// the row length. Pinning it to a's (quieted) makes it the x86 rule with a
-// first, which is also what `-` and `/` give and what the JIT's
-// vaddps/vmulps(a, b) compute. Only the both-NaN case changes.
-template <typename T>
-inline T PinNaN(T a, T result) {
-  if constexpr (std::is_same_v<T, float>) {
-    return std::isnan(a) ? std::bit_cast<float>(std::bit_cast<uint32_t>(a) | 0x00400000u) : result;
-  } else {
-    return result;
-  }
 }
 
 // a op b for every op but integer `/` (DivRow handles the zero check).

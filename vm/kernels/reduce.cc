@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "vm/dtype.h"
+#include "vm/kernels/pin_nan.h"
 
 namespace alea::vm::kernels {
 namespace {
@@ -41,8 +42,9 @@ struct SumOp {
   }
   static T Apply(T a, T b) {
     // Integers arrive as uint32_t (i32 is summed on its unsigned view), so
-    // this wraps without signed overflow.
-    return static_cast<T>(a + b);
+    // this wraps without signed overflow. f32: of two NaNs, a's (the
+    // compiler would otherwise pick per loop; the JIT keeps a's).
+    return PinNaN<T>(a, static_cast<T>(a + b));
   }
 };
 

@@ -3,7 +3,10 @@
 // widths, values drawn to hit NaN payloads of both signs (quiet and
 // signalling), infinities, subnormals, signed zeros and equal operands, every
 // op and layout class, out of place and in place, on the AVX2 and the AVX-512
-// path. Sentinels after the output catch a tail that writes too far.
+// path. exp/log/tanh/sigmoid also get the boundaries of their ranges and
+// branches, random bit patterns and dense runs of adjacent inputs (the
+// exhaustive comparison is tests/vm/slow/jit_math_exhaustive_test.cc).
+// Sentinels after the output catch a tail that writes too far.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -28,7 +31,9 @@ constexpr BinaryOp kArith[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
                                BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin};
 constexpr BinaryOp kCompares[] = {BinaryOp::kEq, BinaryOp::kNe, BinaryOp::kLt,
                                   BinaryOp::kLe, BinaryOp::kGt, BinaryOp::kGe};
-constexpr UnaryOp kUnaries[] = {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, UnaryOp::kRelu};
+constexpr UnaryOp kUnaries[] = {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, UnaryOp::kRelu,
+                                UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, UnaryOp::kSigmoid};
+constexpr UnaryOp kMath[] = {UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, UnaryOp::kSigmoid};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements
@@ -236,6 +241,67 @@ TEST_P(ElementwiseJitTest, UnaryMatchesReferenceBitForBit) {
   }
 }
 
+// Inputs at the math functions' thresholds (clamps, overflow and underflow,
+// branch points, subnormal scaling) and their neighbours.
+std::vector<float> MathEdgeValues() {
+  const float centres[] = {
+      88.72283f,      88.7228394f,   89.0f,    -87.33654f, -103.97208f, -104.0f,
+      -103.5f,        -102.0f,       -126.0f,  -149.0f,    0.75f,       -0.75f,
+      20.0f,          -20.0f,        40.0f,    9.010913f,  0x1p-126f,   0x1p-127f,
+      0x1.6a09e6p-1f, 0x1.6a09e6p0f, 1.0f,     0.5f,       2.0f,        0.0f,
+      1e-7f,          -1e-7f,        0x1p-24f, -0x1p-24f,  15.9424f,    -16.6355f,
+      0x1.62e430p-1f, 100.0f,        -100.0f,  3.4e38f,    -3.4e38f,    0x1p-149f};
+  std::vector<float> v;
+  for (uint32_t b : kSpecial) v.push_back(FromBits(b));
+  for (float c : centres) {
+    for (float x : {c, -c}) {
+      const uint32_t bits = Bits(x);
+      for (int d = -3; d <= 3; ++d) v.push_back(FromBits(bits + static_cast<uint32_t>(d)));
+    }
+  }
+  return v;
+}
+
+TEST_P(ElementwiseJitTest, MathMatchesReferenceAtEdgesAndRandomBits) {
+  std::mt19937 rng(2024);
+  const std::vector<float> edges = MathEdgeValues();
+  for (UnaryOp op : kMath) {
+    UnaryF32Fn fn = jit_.UnaryF32(op, GetParam());
+    ASSERT_NE(fn, nullptr) << kernels::Spelling(op);
+    const std::string name = absl::StrCat(kernels::Spelling(op), " ", Name(GetParam()));
+    // Every edge value in every lane position: the list shifted by 0..16.
+    for (int shift = 0; shift <= 16; ++shift) {
+      std::vector<float> in(static_cast<size_t>(shift), 1.0f);
+      in.insert(in.end(), edges.begin(), edges.end());
+      const int64_t n = static_cast<int64_t>(in.size());
+      std::vector<float> want(in.size());
+      kernels::Unary(op, DType::kF32, n, in.data(), want.data());
+      std::vector<float> out = WithSentinels(std::vector<float>(in.size()));
+      fn(in.data(), out.data(), n);
+      ExpectSameBits(out.data(), want.data(), n, absl::StrCat(name, " edges shift=", shift));
+      ExpectSentinels(out.data(), n, name);
+    }
+    // Random bit patterns, then runs of adjacent patterns from random starts,
+    // in place, over sizes with every tail length.
+    for (int64_t n : {1, 5, 8, 13, 16, 23, 4097, 65536 + 11}) {
+      std::vector<float> in(static_cast<size_t>(n));
+      uint32_t start = 0;
+      for (size_t i = 0; i < in.size(); ++i) {
+        if (i % 32 == 0) start = static_cast<uint32_t>(rng());
+        in[i] = FromBits(i % 64 < 32 ? static_cast<uint32_t>(rng())
+                                     : start + static_cast<uint32_t>(i % 32));
+      }
+      std::vector<float> want(in.size());
+      kernels::Unary(op, DType::kF32, n, in.data(), want.data());
+      std::vector<float> io = WithSentinels(in);
+      fn(io.data(), io.data(), n);
+      const std::string what = absl::StrCat(name, " random n=", n, " in place");
+      ExpectSameBits(io.data(), want.data(), n, what);
+      ExpectSentinels(io.data(), n, what);
+    }
+  }
+}
+
 // Both paths agree with each other too (implied by the above, but this is the
 // property the issue states; it also covers random lengths).
 TEST_P(ElementwiseJitTest, RandomLengthsAgreeWithReference) {
@@ -282,6 +348,7 @@ TEST(JitTest, WithoutAvx2EveryRequestFails) {
     EXPECT_EQ(jit.BinaryF32(BinaryOp::kAdd, Layout::kVectorVector, isa), nullptr);
     EXPECT_EQ(jit.CompareF32(BinaryOp::kLt, Layout::kVectorVector, isa), nullptr);
     EXPECT_EQ(jit.UnaryF32(UnaryOp::kNeg, isa), nullptr);
+    EXPECT_EQ(jit.UnaryF32(UnaryOp::kExp, isa), nullptr);
   }
   EXPECT_EQ(jit.stats().kernels_compiled, 0);
 }
@@ -294,13 +361,16 @@ TEST(JitTest, WithoutAvx512AutoPicksAvx2) {
   BinaryF32Fn fn = jit.BinaryF32(BinaryOp::kAdd, Layout::kVectorVector, Isa::kAuto);
   ASSERT_NE(fn, nullptr);
   EXPECT_EQ(fn, jit.BinaryF32(BinaryOp::kAdd, Layout::kVectorVector, Isa::kAvx2));
+  EXPECT_EQ(jit.UnaryF32(UnaryOp::kLog, Isa::kAvx512), nullptr);
+  UnaryF32Fn log = jit.UnaryF32(UnaryOp::kLog);
+  ASSERT_NE(log, nullptr);
+  EXPECT_EQ(log, jit.UnaryF32(UnaryOp::kLog, Isa::kAvx2));
 }
 
 TEST(JitTest, UnsupportedRequestsReturnNull) {
   Jit jit;
   if (!jit.available()) GTEST_SKIP() << "this CPU lacks AVX2+FMA";
-  EXPECT_EQ(jit.UnaryF32(UnaryOp::kExp), nullptr);  // needs the math_f32 port
-  EXPECT_EQ(jit.UnaryF32(UnaryOp::kTanh), nullptr);
+  EXPECT_EQ(jit.UnaryF32(static_cast<UnaryOp>(200)), nullptr);
   EXPECT_EQ(jit.BinaryF32(BinaryOp::kEq, Layout::kVectorVector), nullptr);  // a comparison
   EXPECT_EQ(jit.CompareF32(BinaryOp::kAdd, Layout::kVectorVector), nullptr);
   EXPECT_EQ(jit.BinaryF32(static_cast<BinaryOp>(200), Layout::kVectorVector), nullptr);
@@ -313,10 +383,16 @@ TEST(JitTest, AnAsmjitErrorGivesNullNotACrash) {
   if (!jit.available()) GTEST_SKIP() << "this CPU lacks AVX2+FMA";
   EXPECT_EQ(jit.BinaryF32(BinaryOp::kAdd, Layout::kVectorVector, Isa::kAvx2), nullptr);
   EXPECT_EQ(jit.UnaryF32(UnaryOp::kSqrt, Isa::kAvx2), nullptr);
-  EXPECT_EQ(jit.stats().compile_failures, 2);
+  EXPECT_EQ(jit.UnaryF32(UnaryOp::kExp, Isa::kAvx2), nullptr);
+  EXPECT_EQ(jit.CompareF32(BinaryOp::kLt, Layout::kVectorScalar, Isa::kAvx2), nullptr);
+  EXPECT_EQ(jit.stats().compile_failures, 4);
+  if (jit.has_avx512()) {
+    EXPECT_EQ(jit.UnaryF32(UnaryOp::kTanh, Isa::kAvx512), nullptr);
+    EXPECT_EQ(jit.stats().compile_failures, 5);
+  }
   // Failures are cached: asking again does not compile again.
   EXPECT_EQ(jit.BinaryF32(BinaryOp::kAdd, Layout::kVectorVector, Isa::kAvx2), nullptr);
-  EXPECT_EQ(jit.stats().compile_failures, 2);
+  EXPECT_EQ(jit.stats().compile_failures, jit.has_avx512() ? 5 : 4);
   EXPECT_EQ(jit.stats().kernels_compiled, 0);
 }
 

@@ -1,0 +1,888 @@
+// vm/tensor_fused.cc RunFused: a fused program gives bitwise the same tensor
+// as its unfused chain of typed ops (opcodes.def FUSED_T), evaluated here node
+// by node with Binary / Unary / FromScalar on reference kernels (no JIT).
+// Both ISA paths; random programs, shapes and values (NaN payloads, signalling
+// NaNs, infinities, subnormals, signed zeros); moved and borrowed leaves;
+// in-place reuse; per-site buffers; aliasing; and the declines, which must
+// change nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "vm/bytecode.h"
+#include "vm/heap.h"
+#include "vm/jit/jit.h"
+#include "vm/kernels/elementwise.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
+#include "vm/value.h"
+
+namespace alea::vm {
+namespace {
+
+using kernels::BinaryOp;
+using kernels::UnaryOp;
+using Dims = std::vector<int64_t>;
+using Kind = FusedLeaf::Kind;
+
+constexpr int kRegs = 24;  // more than a kernel's leaves
+// Registers that no leaf uses hold this, and must keep it.
+constexpr Value kUnusedReg = 0x5eed5eed5eed5eedull;
+constexpr Value kNoResult = 0xdeadbeefcafef00dull;
+
+constexpr BinaryOp kBinaryOps[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
+                                   BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin};
+constexpr UnaryOp kUnaryOps[] = {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, UnaryOp::kRelu,
+                                 UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, UnaryOp::kSigmoid};
+
+bool IsTranscendental(UnaryOp op) {
+  return op == UnaryOp::kExp || op == UnaryOp::kLog || op == UnaryOp::kTanh ||
+         op == UnaryOp::kSigmoid;
+}
+
+// f32 bit patterns worth meeting: zeros, infinities, quiet NaNs with payloads
+// of both signs, signalling NaNs, subnormals, the normal extremes, and the
+// thresholds of exp/tanh/sigmoid.
+constexpr uint32_t kSpecialBits[] = {
+    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7fc12345,
+    0xffe00001, 0x7f800001, 0x7fa00000, 0xff812345, 0x7fbfffff, 0x00000001, 0x80000001,
+    0x007fffff, 0x807fffff, 0x00400000, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff,
+    0x3f800000, 0xbf800000, 0x3f000000, 0x42b17218, 0x42b20000, 0xc2aeac50, 0xc2ce8ed0,
+    0x41a00000, 0xc1100000, 0x4b800000, 0x0d000000, 0x72000000, 0x3e800001, 0xb3800000};
+
+float RandomFloat(std::mt19937& rng) {
+  const uint32_t pick = rng() % 20;
+  if (pick < 6) return std::bit_cast<float>(kSpecialBits[rng() % std::size(kSpecialBits)]);
+  if (pick < 8) return std::bit_cast<float>(static_cast<uint32_t>(rng()));  // any bits
+  if (pick < 11) {
+    // Magnitudes from tiny (subnormal) to huge, either sign.
+    const float e = std::uniform_real_distribution<float>(-44.0f, 38.0f)(rng);
+    const float m = std::pow(10.0f, e);
+    return rng() % 2 ? -m : m;
+  }
+  if (pick < 14) return std::uniform_real_distribution<float>(-100.0f, 100.0f)(rng);
+  return std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
+}
+
+// Int and Float register values for scalar leaves: rounding to f32 (ties,
+// out of f32's range, beyond 2^53), and double NaNs with payloads.
+Value RandomInt(std::mt19937& rng) {
+  constexpr int64_t kInts[] = {0,
+                               1,
+                               -1,
+                               2,
+                               16777217,
+                               -16777219,
+                               (int64_t{1} << 53) + 1,
+                               std::numeric_limits<int64_t>::max(),
+                               std::numeric_limits<int64_t>::min(),
+                               123456789,
+                               -7};
+  if (rng() % 2) return FromInt(kInts[rng() % std::size(kInts)]);
+  return FromInt(static_cast<int64_t>((uint64_t{rng()} << 32) | rng()) >> (rng() % 64));
+}
+
+Value RandomFloatValue(std::mt19937& rng) {
+  constexpr uint64_t kBits[] = {
+      0x7ff8000000000000ull,  // quiet NaN
+      0x7ff8000000000001ull,  // payload below f32's
+      0xfffc0000deadbeefull,  // payload reaching f32's
+      0x7ff0000000000001ull,  // signalling
+      0x7ff4000000000000ull,  // signalling, payload in f32's bits
+      0x7ff0000000000000ull, 0xfff0000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
+      0x36a0000000000000ull,  // 2^-149: the least f32 subnormal
+      0x3690000000000000ull,  // 2^-150: a tie to zero
+      0x47efffffe0000000ull,  // FLT_MAX + half an ulp: rounds to inf
+      0x47efffffdfffffffull,  // just below: FLT_MAX
+      0x3fb999999999999aull,  // 0.1
+  };
+  const uint32_t pick = rng() % 4;
+  if (pick < 2) return kBits[rng() % std::size(kBits)];
+  if (pick < 3) return (uint64_t{rng()} << 32) | rng();  // any bits
+  return FromFloat(std::uniform_real_distribution<double>(-10.0, 10.0)(rng));
+}
+
+Dims RandomShape(std::mt19937& rng) {
+  constexpr int64_t kSmall[] = {1, 1, 2, 3, 7, 8, 9, 15, 16, 17};
+  constexpr int64_t kBig[] = {1000, 1023, 1024, 1025, 1031, 4099};
+  const int rank = static_cast<int>(rng() % 5);
+  Dims shape;
+  int64_t total = 1;
+  for (int i = 0; i < rank; ++i) {
+    int64_t d = rng() % 5 == 0 ? kBig[rng() % std::size(kBig)] : kSmall[rng() % std::size(kSmall)];
+    if (total * d > 20000) d = kSmall[rng() % std::size(kSmall)];
+    total *= d;
+    shape.push_back(d);
+  }
+  return shape;
+}
+
+// A random program of 1..12 nodes over 2..6 leaves in which every value but
+// the last is used (a tree, sometimes sharing a value: `x * x`).
+FusedProgram RandomProgram(std::mt19937& rng) {
+  FusedProgram p;
+  const int nodes = 1 + static_cast<int>(rng() % 12);
+  const int leaves = 2 + static_cast<int>(rng() % (std::min(6, nodes + 1) - 1));
+  std::vector<int> regs(kRegs);
+  for (int r = 0; r < kRegs; ++r) regs[r] = r;
+  std::shuffle(regs.begin(), regs.end(), rng);
+  for (int l = 0; l < leaves; ++l) {
+    FusedLeaf leaf;
+    leaf.reg = static_cast<uint16_t>(regs[l]);
+    const uint32_t k = rng() % 10;
+    leaf.kind = k < 7 ? Kind::kTensor : k < 8 ? Kind::kInt : Kind::kFloat;
+    leaf.moved = leaf.kind == Kind::kTensor && rng() % 2 == 0;
+    p.leaves.push_back(leaf);
+  }
+  std::vector<uint16_t> pool;  // values not used yet
+  for (int l = 0; l < leaves; ++l) pool.push_back(static_cast<uint16_t>(l));
+  for (int j = 0; j < nodes; ++j) {
+    const uint16_t value = static_cast<uint16_t>(leaves + j);
+    const int remaining = nodes - j;
+    const int merges = static_cast<int>(pool.size()) - 1;
+    enum { kMerge, kUnary, kReuse } choice;
+    const uint32_t c = rng() % 100;
+    if (remaining == merges) {
+      choice = kMerge;
+    } else if (pool.size() > 1) {
+      choice = c < 40 ? kMerge : c < 75 ? kUnary : kReuse;
+    } else {
+      choice = c < 60 ? kUnary : kReuse;
+    }
+    FusedNode node;
+    const size_t i = rng() % pool.size();
+    if (choice == kUnary) {
+      node.unary = true;
+      node.op = static_cast<uint8_t>(kUnaryOps[rng() % std::size(kUnaryOps)]);
+      node.a = pool[i];
+      pool[i] = value;
+    } else {
+      node.op = static_cast<uint8_t>(kBinaryOps[rng() % std::size(kBinaryOps)]);
+      node.a = pool[i];
+      if (choice == kMerge) {
+        size_t k = rng() % (pool.size() - 1);
+        if (k >= i) ++k;
+        node.b = pool[k];
+        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(std::max(i, k)));
+        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(std::min(i, k)));
+        pool.push_back(value);
+      } else {
+        node.b = static_cast<uint16_t>(rng() % value);  // any earlier value, maybe node.a
+        pool[i] = value;
+      }
+      if (rng() % 2) std::swap(node.a, node.b);
+    }
+    p.nodes.push_back(node);
+  }
+  return p;
+}
+
+std::string Describe(const FusedProgram& p) {
+  std::ostringstream s;
+  for (size_t l = 0; l < p.leaves.size(); ++l) {
+    const FusedLeaf& leaf = p.leaves[l];
+    const char* kind = leaf.kind == Kind::kTensor ? "T" : leaf.kind == Kind::kInt ? "I" : "F";
+    s << "v" << l << "=" << kind << "r" << leaf.reg << (leaf.moved ? "(moved) " : " ");
+  }
+  for (size_t j = 0; j < p.nodes.size(); ++j) {
+    const FusedNode& n = p.nodes[j];
+    s << "v" << p.leaves.size() + j << "=";
+    if (n.unary) {
+      s << kernels::Spelling(static_cast<UnaryOp>(n.op)) << "(v" << n.a << ") ";
+    } else {
+      s << "v" << n.a << kernels::Spelling(static_cast<BinaryOp>(n.op)) << "v" << n.b << " ";
+    }
+  }
+  return s.str();
+}
+
+std::string ShapeText(const Dims& d) { return ShapeString(d); }
+Dims ShapeVec(const Object* t) { return Dims(ShapeOf(t).begin(), ShapeOf(t).end()); }
+
+std::vector<uint32_t> Bits(const Object* t) {
+  std::vector<uint32_t> v(static_cast<size_t>(SizeOf(t)));
+  if (!v.empty()) std::memcpy(v.data(), DataOf(t), v.size() * sizeof(uint32_t));
+  return v;
+}
+
+// Everything a declined RunFused must leave as it was.
+struct Snapshot {
+  std::vector<Value> regs;
+  std::vector<uint64_t> refcounts;
+  std::vector<Dims> shapes;
+  std::vector<std::vector<uint32_t>> data;
+  uint64_t allocations;
+  uint64_t bytes_live;
+};
+
+enum class Path { kAvx2, kAvx512 };
+void PrintTo(Path p, std::ostream* os) { *os << (p == Path::kAvx2 ? "AVX2" : "AVX-512"); }
+
+class TensorFused : public ::testing::TestWithParam<Path> {
+ protected:
+  void SetUp() override {
+    jit::Options options;
+    options.pretend_no_avx512 = GetParam() == Path::kAvx2;
+    jit_ = std::make_unique<jit::Jit>(options);
+    if (!jit_->available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
+    if (GetParam() == Path::kAvx512 && !jit_->has_avx512()) GTEST_SKIP() << "no AVX-512F";
+    if (GetParam() == Path::kAvx2) {
+      ASSERT_FALSE(jit_->has_avx512());
+    }
+    cx_ = std::make_unique<TensorContext>(heap_, jit_.get());
+    start_bytes_ = heap_.bytes_live();
+  }
+  void TearDown() override {
+    // Parked site buffers count as live until dropped.
+    heap_.DropParked();
+    EXPECT_EQ(heap_.bytes_live(), start_bytes_) << "something was leaked or not released";
+  }
+
+  Object* F32(const Dims& shape, std::mt19937& rng) {
+    Object* t = heap_.NewTensor(DType::kF32, shape);
+    EXPECT_NE(t, nullptr);
+    float* x = ElementsOf<float>(t);
+    for (int64_t i = 0; i < SizeOf(t); ++i) x[i] = RandomFloat(rng);
+    return t;
+  }
+  Object* F32(const Dims& shape, const std::vector<float>& values) {
+    Object* t = heap_.NewTensor(DType::kF32, shape);
+    EXPECT_NE(t, nullptr);
+    EXPECT_EQ(SizeOf(t), static_cast<int64_t>(values.size()));
+    if (!values.empty()) std::memcpy(DataOf(t), values.data(), values.size() * sizeof(float));
+    return t;
+  }
+
+  // The unfused chain on reference kernels, every leaf borrowed: an owned
+  // result.
+  Object* Reference(const FusedProgram& p, const Value* regs) {
+    TensorContext cx(heap_, nullptr);
+    std::vector<Object*> values;
+    std::vector<bool> owned;
+    for (const FusedLeaf& leaf : p.leaves) {
+      if (leaf.kind == Kind::kTensor) {
+        values.push_back(AsObject(regs[leaf.reg]));
+        owned.push_back(false);
+      } else {
+        values.push_back(FromScalar(cx, DType::kF32, regs[leaf.reg], leaf.kind == Kind::kFloat));
+        owned.push_back(true);
+      }
+      EXPECT_NE(values.back(), nullptr);
+    }
+    for (const FusedNode& n : p.nodes) {
+      Object* r = n.unary ? Unary(cx, static_cast<UnaryOp>(n.op), {values[n.a], false})
+                          : Binary(cx, static_cast<BinaryOp>(n.op), {values[n.a], false},
+                                   {values[n.b], false});
+      EXPECT_NE(r, nullptr);
+      values.push_back(r);
+      owned.push_back(true);
+    }
+    for (size_t v = 0; v + 1 < values.size(); ++v) {
+      if (owned[v]) heap_.Release(values[v]);
+    }
+    return values.back();
+  }
+
+  // Whether RunFused may decline this program because the JIT does not
+  // compile one of its transcendental ops (yet).
+  bool MayDecline(const FusedProgram& p) {
+    for (const FusedNode& n : p.nodes) {
+      if (n.unary && IsTranscendental(static_cast<UnaryOp>(n.op)) &&
+          jit_->UnaryF32(static_cast<UnaryOp>(n.op)) == nullptr) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Snapshot Take(const FusedProgram& p, const Value* regs) {
+    Snapshot s;
+    s.regs.assign(regs, regs + kRegs);
+    for (const FusedLeaf& leaf : p.leaves) {
+      if (leaf.kind != Kind::kTensor) continue;
+      const Object* t = AsObject(regs[leaf.reg]);
+      s.refcounts.push_back(t->refcount);
+      s.shapes.push_back(ShapeVec(t));
+      s.data.push_back(Bits(t));
+    }
+    s.allocations = heap_.allocations();
+    s.bytes_live = heap_.bytes_live();
+    return s;
+  }
+  void ExpectUnchanged(const FusedProgram& p, const Value* regs, const Snapshot& s) {
+    EXPECT_EQ(std::vector<Value>(regs, regs + kRegs), s.regs);
+    size_t t = 0;
+    for (const FusedLeaf& leaf : p.leaves) {
+      if (leaf.kind != Kind::kTensor) continue;
+      const Object* o = AsObject(regs[leaf.reg]);
+      EXPECT_EQ(o->refcount, s.refcounts[t]) << "leaf r" << leaf.reg;
+      EXPECT_EQ(ShapeVec(o), s.shapes[t]);
+      EXPECT_EQ(Bits(o), s.data[t]) << "leaf r" << leaf.reg;
+      ++t;
+    }
+    EXPECT_EQ(heap_.allocations(), s.allocations);
+    EXPECT_EQ(heap_.bytes_live(), s.bytes_live);
+  }
+  // RunFused declines and touches nothing; then the registers' references
+  // are released (as the unfused block would end up doing).
+  void ExpectDeclines(TensorContext& cx, const FusedProgram& p, Value* regs,
+                      const std::string& what) {
+    SCOPED_TRACE(what);
+    const Snapshot s = Take(p, regs);
+    FusedKernelCache cache;
+    Value result = kNoResult;
+    EXPECT_FALSE(RunFused(cx, p, cache, 1, regs, &result));
+    EXPECT_EQ(result, kNoResult);
+    ExpectUnchanged(p, regs, s);
+  }
+  void ReleaseTensorRegs(const FusedProgram& p, Value* regs) {
+    for (const FusedLeaf& leaf : p.leaves) {
+      if (leaf.kind == Kind::kTensor && regs[leaf.reg] != 0) {
+        heap_.Release(AsObject(regs[leaf.reg]));
+        regs[leaf.reg] = 0;
+      }
+    }
+  }
+
+  static void ExpectSameTensor(const Object* got, const Object* want, const std::string& what) {
+    ASSERT_EQ(DTypeOf(got), DType::kF32) << what;
+    ASSERT_EQ(ShapeVec(got), ShapeVec(want)) << what;
+    const size_t bytes = static_cast<size_t>(SizeOf(want)) * sizeof(float);
+    if (std::memcmp(DataOf(got), DataOf(want), bytes) == 0) return;
+    const uint32_t* g = ElementsOf<uint32_t>(got);
+    const uint32_t* w = ElementsOf<uint32_t>(want);
+    for (int64_t i = 0; i < SizeOf(want); ++i) {
+      if (g[i] != w[i]) {
+        ADD_FAILURE() << what << ": element " << i << " of " << SizeOf(want) << " is 0x" << std::hex
+                      << g[i] << ", the unfused chain gives 0x" << w[i];
+        return;
+      }
+    }
+  }
+
+  Heap heap_{0};
+  std::unique_ptr<jit::Jit> jit_;
+  std::unique_ptr<TensorContext> cx_;
+  uint64_t start_bytes_ = 0;
+};
+
+FusedLeaf Leaf(uint16_t reg, bool moved = false, Kind kind = Kind::kTensor) {
+  FusedLeaf l;
+  l.reg = reg;
+  l.kind = kind;
+  l.moved = moved;
+  return l;
+}
+FusedNode Bin(BinaryOp op, uint16_t a, uint16_t b) {
+  FusedNode n;
+  n.op = static_cast<uint8_t>(op);
+  n.a = a;
+  n.b = b;
+  return n;
+}
+FusedNode Un(UnaryOp op, uint16_t a) {
+  FusedNode n;
+  n.unary = true;
+  n.op = static_cast<uint8_t>(op);
+  n.a = a;
+  return n;
+}
+std::vector<Value> Regs() { return std::vector<Value>(kRegs, kUnusedReg); }
+
+// ---- The property ----
+
+TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
+  std::mt19937 rng(GetParam() == Path::kAvx2 ? 20240601 : 20240602);
+  constexpr int kPrograms = 200;
+  constexpr int kInstances = 3;  // layouts per program, through one site's cache
+  int fused = 0, in_place = 0, tolerated = 0, rows = 0;
+  for (int prog = 0; prog < kPrograms; ++prog) {
+    const FusedProgram p = RandomProgram(rng);
+    const bool may_decline = MayDecline(p);
+    FusedKernelCache cache;
+    const uint32_t site = 1 + static_cast<uint32_t>(prog % 4);
+    for (int inst = 0; inst < kInstances; ++inst) {
+      const Dims full = RandomShape(rng);
+      const int rank = static_cast<int>(full.size());
+      const int row_axes = rank >= 2 ? 1 + static_cast<int>(rng() % (rank - 1)) : 0;
+      std::vector<Value> regs = Regs();
+      std::vector<Object*> extra;  // references the test holds beside the registers
+      std::string shapes;
+      bool has_row = false;
+      for (const FusedLeaf& leaf : p.leaves) {
+        if (leaf.kind == Kind::kInt) {
+          regs[leaf.reg] = RandomInt(rng);
+          shapes += "int ";
+          continue;
+        }
+        if (leaf.kind == Kind::kFloat) {
+          regs[leaf.reg] = RandomFloatValue(rng);
+          shapes += "float ";
+          continue;
+        }
+        Dims shape;
+        const uint32_t k = rng() % 8;
+        if (k < 4 || (k >= 6 && row_axes == 0)) {  // the full shape, maybe with leading 1s
+          if (rng() % 4 == 0) shape.assign(1 + rng() % 2, 1);
+          shape.insert(shape.end(), full.begin(), full.end());
+        } else if (k < 6) {  // one element
+          shape.assign(rng() % 3, 1);
+        } else {  // a row: the trailing axes, repeated
+          has_row = true;
+          if (rng() % 3 == 0) shape.push_back(1);
+          shape.insert(shape.end(), full.end() - row_axes, full.end());
+        }
+        shapes += ShapeText(shape) + " ";
+        Object* t = F32(shape, rng);
+        regs[leaf.reg] = FromObject(t);
+        if (leaf.moved && rng() % 3 == 0) {
+          Retain(FromObject(t));  // shared: cannot be reused
+          extra.push_back(t);
+        }
+      }
+      const std::string what = "program " + std::to_string(prog) + "." + std::to_string(inst) +
+                               ": " + Describe(p) + "| leaves " + shapes;
+      SCOPED_TRACE(what);
+
+      Object* expected = Reference(p, regs.data());
+      ASSERT_NE(expected, nullptr);
+      const Snapshot before = Take(p, regs.data());
+      std::vector<Object*> candidates;  // moved leaves that may become the result
+      for (const FusedLeaf& leaf : p.leaves) {
+        if (leaf.kind != Kind::kTensor || !leaf.moved) continue;
+        const Object* t = AsObject(regs[leaf.reg]);
+        if (t->refcount == 1 && ShapeVec(t) == ShapeVec(expected)) {
+          candidates.push_back(AsObject(regs[leaf.reg]));
+        }
+      }
+      std::vector<Value> leaf_regs_before = regs;
+
+      Value result = kNoResult;
+      const bool ran = RunFused(*cx_, p, cache, site, regs.data(), &result);
+      if (!ran) {
+        EXPECT_TRUE(may_decline) << "RunFused declined a program and layout it handles";
+        EXPECT_EQ(result, kNoResult);
+        ExpectUnchanged(p, regs.data(), before);
+        ++tolerated;
+        ReleaseTensorRegs(p, regs.data());
+      } else {
+        ++fused;
+        if (has_row) ++rows;
+        Object* out = AsObject(result);
+        ExpectSameTensor(out, expected, what);
+        EXPECT_EQ(out->refcount, 1u);
+        const bool reused =
+            std::find(candidates.begin(), candidates.end(), out) != candidates.end();
+        if (candidates.empty()) {
+          for (const FusedLeaf& leaf : p.leaves) {
+            if (leaf.kind == Kind::kTensor) {
+              EXPECT_NE(FromObject(out), leaf_regs_before[leaf.reg]);
+            }
+          }
+        } else {
+          EXPECT_TRUE(reused) << "a moved leaf with refcount 1 and the result's shape was not "
+                                 "reused";
+          ++in_place;
+        }
+        size_t t = 0;
+        for (const FusedLeaf& leaf : p.leaves) {
+          if (leaf.kind != Kind::kTensor) {
+            EXPECT_EQ(regs[leaf.reg], leaf_regs_before[leaf.reg]);
+            continue;
+          }
+          Object* o = AsObject(leaf_regs_before[leaf.reg]);
+          if (leaf.moved) {
+            EXPECT_EQ(regs[leaf.reg], Value{0}) << "a moved leaf's register is cleared";
+          } else {
+            EXPECT_EQ(regs[leaf.reg], leaf_regs_before[leaf.reg]);
+            EXPECT_EQ(o->refcount, before.refcounts[t]) << "borrowed leaf r" << leaf.reg;
+            EXPECT_EQ(Bits(o), before.data[t]) << "borrowed leaf r" << leaf.reg;
+          }
+          ++t;
+        }
+        for (Object* o : extra) {
+          EXPECT_EQ(o->refcount, 1u) << "a shared moved leaf gave up its register's reference";
+          EXPECT_NE(o, out);
+        }
+        // Extra references were taken on moved leaves only, so the data of
+        // those is the leaf's original data (checked by index).
+        t = 0;
+        for (const FusedLeaf& leaf : p.leaves) {
+          if (leaf.kind != Kind::kTensor) continue;
+          Object* o = AsObject(leaf_regs_before[leaf.reg]);
+          if (leaf.moved && std::find(extra.begin(), extra.end(), o) != extra.end()) {
+            EXPECT_EQ(Bits(o), before.data[t]) << "shared moved leaf r" << leaf.reg;
+          }
+          ++t;
+        }
+        heap_.Release(out);
+        ReleaseTensorRegs(p, regs.data());  // the borrowed ones (moved are cleared)
+      }
+      for (const FusedLeaf& leaf : p.leaves) {
+        if (leaf.kind == Kind::kTensor) {
+          EXPECT_EQ(regs[leaf.reg], Value{0});
+        }
+      }
+      for (int r = 0; r < kRegs; ++r) {
+        if (std::none_of(p.leaves.begin(), p.leaves.end(),
+                         [&](const FusedLeaf& leaf) { return leaf.reg == r; })) {
+          EXPECT_EQ(regs[r], kUnusedReg) << "r" << r << " is no leaf's";
+        }
+      }
+      for (Object* o : extra) heap_.Release(o);
+      heap_.Release(expected);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+  RecordProperty("fused", fused);
+  RecordProperty("in_place", in_place);
+  RecordProperty("rows", rows);
+  RecordProperty("tolerated_declines", tolerated);
+  RecordProperty("compile_ms", static_cast<int>(jit_->stats().compile_nanos / 1000000));
+  EXPECT_GT(fused, kPrograms * kInstances / 2) << tolerated << " declined";
+  EXPECT_GT(in_place, 20);
+  EXPECT_GT(rows, 20);
+}
+
+// ---- Moved leaves ----
+
+TEST_P(TensorFused, MovedLeafWithTheResultsShapeIsReusedInPlace) {
+  std::mt19937 rng(1);
+  // relu(x * w + s), x [5, 17] moved, w [17] borrowed, s a Float.
+  FusedProgram p;
+  p.leaves = {Leaf(3, true), Leaf(7), Leaf(2, false, Kind::kFloat)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1), Bin(BinaryOp::kAdd, 3, 2), Un(UnaryOp::kRelu, 4)};
+  std::vector<Value> regs = Regs();
+  Object* x = F32({5, 17}, rng);
+  Object* w = F32({17}, rng);
+  regs[3] = FromObject(x);
+  regs[7] = FromObject(w);
+  regs[2] = FromFloat(-0.75);
+  const std::vector<uint32_t> w_bits = Bits(w);
+  Object* expected = Reference(p, regs.data());
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  ASSERT_TRUE(RunFused(*cx_, p, cache, 1, regs.data(), &result));
+  EXPECT_EQ(AsObject(result), x) << "x is the result, in place";
+  EXPECT_EQ(regs[3], Value{0});
+  EXPECT_EQ(regs[7], FromObject(w));
+  EXPECT_EQ(w->refcount, 1u);
+  EXPECT_EQ(Bits(w), w_bits);
+  EXPECT_EQ(regs[2], FromFloat(-0.75));
+  ExpectSameTensor(AsObject(result), expected, "in place");
+  heap_.Release(AsObject(result));
+  heap_.Release(w);
+  heap_.Release(expected);
+}
+
+TEST_P(TensorFused, MovedLeavesNotReusedAreReleased) {
+  std::mt19937 rng(2);
+  // a - b * c: a [4, 9] moved but shared (refcount 2), b [9] moved (a row: not
+  // the result's shape), c [1] moved (one element), d [1, 4, 9] borrowed
+  // (the result is [1, 4, 9], so even a lone `a` could not be reused).
+  FusedProgram p;
+  p.leaves = {Leaf(0, true), Leaf(1, true), Leaf(2, true), Leaf(3)};
+  p.nodes = {Bin(BinaryOp::kMul, 1, 2), Bin(BinaryOp::kSub, 0, 4), Bin(BinaryOp::kMax, 5, 3)};
+  std::vector<Value> regs = Regs();
+  Object* a = F32({4, 9}, rng);
+  Object* b = F32({9}, rng);
+  Object* c = F32({1}, rng);
+  Object* d = F32({1, 4, 9}, rng);
+  Retain(FromObject(a));
+  regs[0] = FromObject(a);
+  regs[1] = FromObject(b);
+  regs[2] = FromObject(c);
+  regs[3] = FromObject(d);
+  const std::vector<uint32_t> a_bits = Bits(a), d_bits = Bits(d);
+  Object* expected = Reference(p, regs.data());
+  const uint64_t live_before = heap_.bytes_live();
+  const uint64_t b_bytes = Heap::SizeOf(b), c_bytes = Heap::SizeOf(c);
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  ASSERT_TRUE(RunFused(*cx_, p, cache, 1, regs.data(), &result));
+  Object* out = AsObject(result);
+  EXPECT_NE(out, a);
+  EXPECT_NE(out, d);
+  EXPECT_EQ(regs[0], Value{0});
+  EXPECT_EQ(regs[1], Value{0});
+  EXPECT_EQ(regs[2], Value{0});
+  EXPECT_EQ(regs[3], FromObject(d));
+  EXPECT_EQ(a->refcount, 1u);
+  EXPECT_EQ(Bits(a), a_bits);
+  EXPECT_EQ(d->refcount, 1u);
+  EXPECT_EQ(Bits(d), d_bits);
+  // b and c were freed; the result was allocated.
+  EXPECT_EQ(heap_.bytes_live(), live_before - b_bytes - c_bytes + Heap::SizeOf(out));
+  ExpectSameTensor(out, expected, "not in place");
+  for (Object* o : {out, a, d, expected}) heap_.Release(o);
+}
+
+// ---- Aliasing ----
+
+TEST_P(TensorFused, SameObjectInTwoRegistersBorrowedAndMoved) {
+  std::mt19937 rng(3);
+  // x * x + x: leaf 0 borrows r4, leaf 1 moves r9, both hold x (refcount 2).
+  FusedProgram p;
+  p.leaves = {Leaf(4), Leaf(9, true)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1), Bin(BinaryOp::kAdd, 2, 1)};
+  Object* x = F32({1031}, rng);
+  Retain(FromObject(x));
+  std::vector<Value> regs = Regs();
+  regs[4] = FromObject(x);
+  regs[9] = FromObject(x);
+  const std::vector<uint32_t> x_bits = Bits(x);
+  Object* expected = Reference(p, regs.data());
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  ASSERT_TRUE(RunFused(*cx_, p, cache, 1, regs.data(), &result));
+  EXPECT_NE(AsObject(result), x) << "x is shared: not reusable";
+  EXPECT_EQ(regs[4], FromObject(x));
+  EXPECT_EQ(regs[9], Value{0});
+  EXPECT_EQ(x->refcount, 1u);
+  EXPECT_EQ(Bits(x), x_bits);
+  ExpectSameTensor(AsObject(result), expected, "x * x + x");
+  for (Object* o : {AsObject(result), x, expected}) heap_.Release(o);
+}
+
+TEST_P(TensorFused, SameRegisterBorrowedAndMovedIsComputedInPlace) {
+  std::mt19937 rng(4);
+  // sqrt(x * x) - x with one register read twice and its last use moved:
+  // every read of an index happens before the write of that index.
+  FusedProgram p;
+  p.leaves = {Leaf(5), Leaf(5, true)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1), Un(UnaryOp::kSqrt, 2), Bin(BinaryOp::kSub, 3, 1)};
+  Object* x = F32({3, 333}, rng);
+  std::vector<Value> regs = Regs();
+  regs[5] = FromObject(x);
+  Object* expected = Reference(p, regs.data());
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  ASSERT_TRUE(RunFused(*cx_, p, cache, 1, regs.data(), &result));
+  EXPECT_EQ(AsObject(result), x);
+  EXPECT_EQ(regs[5], Value{0});
+  ExpectSameTensor(AsObject(result), expected, "sqrt(x * x) - x");
+  heap_.Release(AsObject(result));
+  heap_.Release(expected);
+}
+
+// ---- Declines ----
+
+TEST_P(TensorFused, DeclinesLayoutsItDoesNotHandleAndChangesNothing) {
+  std::mt19937 rng(5);
+  FusedProgram p;
+  p.leaves = {Leaf(0, true), Leaf(1, true), Leaf(2, false, Kind::kInt)};
+  p.nodes = {Bin(BinaryOp::kAdd, 0, 1), Bin(BinaryOp::kDiv, 3, 2)};
+  struct Case {
+    const char* what;
+    Dims a, b;
+  };
+  const Case cases[] = {
+      {"shapes that do not broadcast", {3, 4}, {5}},
+      {"a column broadcast", {8, 1}, {8, 9}},
+      {"a column broadcast, the other way", {17, 16}, {17, 1}},
+      {"an interior broadcast", {2, 1, 9}, {2, 7, 9}},
+      {"a row against a column", {1, 9}, {7, 1}},
+      {"a zero-size result", {0, 5}, {5}},
+      {"a zero-size result against one element", {0}, {1}},
+  };
+  for (const Case& c : cases) {
+    std::vector<Value> regs = Regs();
+    regs[0] = FromObject(F32(c.a, rng));
+    regs[1] = FromObject(F32(c.b, rng));
+    regs[2] = FromInt(3);
+    ExpectDeclines(*cx_, p, regs.data(), c.what);
+    ReleaseTensorRegs(p, regs.data());
+  }
+  {
+    // Two row lengths among three leaves: [2, 3, 4] with [4] and [3, 4].
+    FusedProgram q;
+    q.leaves = {Leaf(0, true), Leaf(1, true), Leaf(2, true)};
+    q.nodes = {Bin(BinaryOp::kMul, 0, 1), Bin(BinaryOp::kSub, 3, 2)};
+    std::vector<Value> regs = Regs();
+    regs[0] = FromObject(F32({2, 3, 4}, rng));
+    regs[1] = FromObject(F32({4}, rng));
+    regs[2] = FromObject(F32({3, 4}, rng));
+    ExpectDeclines(*cx_, q, regs.data(), "rows of two lengths");
+    ReleaseTensorRegs(q, regs.data());
+  }
+  {
+    // More leaves than a kernel takes: x0 + x1 + ... + x16.
+    FusedProgram q;
+    std::vector<Value> regs = Regs();
+    for (int l = 0; l <= jit::Jit::kMaxFusedLeaves; ++l) {
+      q.leaves.push_back(Leaf(static_cast<uint16_t>(l), l % 2 == 0));
+      regs[l] = FromObject(F32({16}, rng));
+      if (l > 0) {
+        const int acc = l == 1 ? 0 : jit::Jit::kMaxFusedLeaves + l - 1;
+        q.nodes.push_back(
+            Bin(BinaryOp::kAdd, static_cast<uint16_t>(acc), static_cast<uint16_t>(l)));
+      }
+    }
+    ExpectDeclines(*cx_, q, regs.data(), "17 leaves");
+    ReleaseTensorRegs(q, regs.data());
+  }
+  {
+    // A tensor leaf that is not f32.
+    std::vector<Value> regs = Regs();
+    regs[0] = FromObject(F32({8}, rng));
+    Object* i = heap_.NewTensor(DType::kI32, Dims{8});
+    std::memset(DataOf(i), 0, 32);
+    regs[1] = FromObject(i);
+    regs[2] = FromInt(3);
+    ExpectDeclines(*cx_, p, regs.data(), "an i32 leaf");
+    ReleaseTensorRegs(p, regs.data());
+  }
+  {
+    // No JIT in the context.
+    TensorContext no_jit(heap_, nullptr);
+    std::vector<Value> regs = Regs();
+    regs[0] = FromObject(F32({8}, rng));
+    regs[1] = FromObject(F32({8}, rng));
+    regs[2] = FromInt(3);
+    ExpectDeclines(no_jit, p, regs.data(), "no JIT");
+    ReleaseTensorRegs(p, regs.data());
+  }
+}
+
+TEST_P(TensorFused, DeclinesWhenTheResultDoesNotFitTheBudget) {
+  std::mt19937 rng(6);
+  uint64_t bytes = 0;
+  {
+    Heap probe(0);
+    Object* t = probe.NewTensor(DType::kF32, Dims{4096});
+    bytes = Heap::SizeOf(t);
+    probe.Release(t);
+  }
+  Heap small(2 * bytes + bytes / 2);  // the two leaves, not a third tensor
+  TensorContext cx(small, jit_.get());
+  FusedProgram p;
+  p.leaves = {Leaf(0), Leaf(1)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1)};
+  std::vector<Value> regs = Regs();
+  for (int r = 0; r < 2; ++r) {
+    Object* t = small.NewTensor(DType::kF32, Dims{4096});
+    ASSERT_NE(t, nullptr);
+    float* x = ElementsOf<float>(t);
+    for (int i = 0; i < 4096; ++i) x[i] = RandomFloat(rng);
+    regs[r] = FromObject(t);
+  }
+  const std::vector<Value> before = regs;
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  EXPECT_FALSE(RunFused(cx, p, cache, 1, regs.data(), &result));
+  EXPECT_EQ(result, kNoResult);
+  EXPECT_EQ(regs, before);
+  EXPECT_EQ(AsObject(regs[0])->refcount, 1u);
+  EXPECT_EQ(AsObject(regs[1])->refcount, 1u);
+  small.Release(AsObject(regs[0]));
+  small.Release(AsObject(regs[1]));
+  EXPECT_EQ(small.bytes_live(), 0u);
+}
+
+TEST(TensorFusedNoAvx2, DeclinesAndChangesNothing) {
+  jit::Jit jit(jit::Options{.pretend_no_avx2 = true});
+  Heap heap(0);
+  TensorContext cx(heap, &jit);
+  FusedProgram p;
+  p.leaves = {Leaf(0, true), Leaf(1)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1), Un(UnaryOp::kNeg, 2)};
+  std::vector<Value> regs = Regs();
+  Object* a = heap.NewTensor(DType::kF32, Dims{100});
+  Object* b = heap.NewTensor(DType::kF32, Dims{100});
+  for (int i = 0; i < 100; ++i) {
+    ElementsOf<float>(a)[i] = static_cast<float>(i);
+    ElementsOf<float>(b)[i] = -0.5f * static_cast<float>(i);
+  }
+  regs[0] = FromObject(a);
+  regs[1] = FromObject(b);
+  const std::vector<Value> before = regs;
+  const std::vector<uint32_t> a_bits = Bits(a), b_bits = Bits(b);
+  const uint64_t allocations = heap.allocations(), live = heap.bytes_live();
+  FusedKernelCache cache;
+  Value result = kNoResult;
+  EXPECT_FALSE(RunFused(cx, p, cache, 1, regs.data(), &result));
+  EXPECT_EQ(result, kNoResult);
+  EXPECT_EQ(regs, before);
+  EXPECT_EQ(a->refcount, 1u);
+  EXPECT_EQ(b->refcount, 1u);
+  EXPECT_EQ(Bits(a), a_bits);
+  EXPECT_EQ(Bits(b), b_bits);
+  EXPECT_EQ(heap.allocations(), allocations);
+  EXPECT_EQ(heap.bytes_live(), live);
+  // Declining again (the cached lookup) changes nothing either.
+  EXPECT_FALSE(RunFused(cx, p, cache, 1, regs.data(), &result));
+  EXPECT_EQ(regs, before);
+  EXPECT_EQ(heap.allocations(), allocations);
+  heap.Release(a);
+  heap.Release(b);
+  EXPECT_EQ(heap.bytes_live(), 0u);
+}
+
+// ---- Per-site buffers ----
+
+TEST_P(TensorFused, SiteKeepsItsResultBufferBetweenExecutions) {
+  std::mt19937 rng(7);
+  // x * y + 1.5 (Float), x and y borrowed.
+  FusedProgram p;
+  p.leaves = {Leaf(0), Leaf(1), Leaf(2, false, Kind::kFloat)};
+  p.nodes = {Bin(BinaryOp::kMul, 0, 1), Bin(BinaryOp::kAdd, 3, 2)};
+  FusedKernelCache cache;
+  constexpr uint32_t kSite = 11;
+  auto run = [&](const Dims& xs, const Dims& ys, bool release_result) -> Object* {
+    std::vector<Value> regs = Regs();
+    Object* x = F32(xs, rng);
+    Object* y = F32(ys, rng);
+    regs[0] = FromObject(x);
+    regs[1] = FromObject(y);
+    regs[2] = FromFloat(1.5);
+    Object* expected = Reference(p, regs.data());
+    Value result = kNoResult;
+    EXPECT_TRUE(RunFused(*cx_, p, cache, kSite, regs.data(), &result));
+    Object* out = result == kNoResult ? nullptr : AsObject(result);
+    if (out != nullptr) ExpectSameTensor(out, expected, ShapeText(xs) + " * " + ShapeText(ys));
+    for (Object* o : {x, y, expected}) heap_.Release(o);
+    if (release_result && out != nullptr) heap_.Release(out);
+    return out;
+  };
+  Object* first = run({1000}, {1000}, false);
+  ASSERT_NE(first, nullptr);
+  heap_.Release(first);  // parked at the site
+  uint64_t allocations = heap_.allocations();
+  Object* second = run({1000}, {}, false);  // another layout: the cache looks up again
+  EXPECT_EQ(second, first) << "the site's parked buffer is the result";
+  // Reference() allocates its own tensors; count only RunFused's: the two
+  // leaves, the reference's 0-d scalar, two nodes are 5 allocations.
+  EXPECT_EQ(heap_.allocations(), allocations + 5);
+  heap_.Release(second);
+  allocations = heap_.allocations();
+  Object* third = run({999}, {999}, false);  // another shape: a new buffer
+  EXPECT_EQ(heap_.allocations(), allocations + 5 + 1);
+  heap_.Release(third);
+  // While a result is still alive, the next one is a new buffer.
+  Object* a = run({999}, {1}, false);
+  allocations = heap_.allocations();
+  Object* b = run({999}, {999}, false);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(heap_.allocations(), allocations + 5 + 1);
+  heap_.Release(a);
+  heap_.Release(b);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, TensorFused, ::testing::Values(Path::kAvx2, Path::kAvx512),
+                         [](const ::testing::TestParamInfo<Path>& info) {
+                           return info.param == Path::kAvx2 ? std::string("Avx2")
+                                                            : std::string("Avx512");
+                         });
+
+}  // namespace
+}  // namespace alea::vm

@@ -1,0 +1,288 @@
+// The tensor JIT's f32 matrix product (jit.h MatMulF32): a register-tiled
+// microkernel generated with asmjit and a C++ driver that packs and blocks.
+//
+// Bitwise equality with kernels/matmul.cc: every output is one accumulator
+// lane that starts at +0.0f and takes one vfmadd231ps per k, in ascending k.
+// Lanes never mix, so the tile shape, the packing and the blocking reorder
+// only operations on different outputs. The k dimension is blocked (KC) for
+// the caches, but a k block never starts a new chain: the microkernel stores
+// its accumulators to the output and the next k block loads them back and
+// goes on (a float store and load are exact). Threads, when they come, may
+// split the m and n loops of the driver, never the k loop.
+//
+// The accumulator starts at +0.0f, not at the first product: fma(a, b, +0.0f)
+// turns a product of -0.0f into +0.0f exactly as the reference does.
+//
+// NaN payloads: when several operands of one step are NaN, which payload
+// comes out depends on the instruction form. The reference calls std::fma,
+// i.e. glibc's fmaf, which on FMA hardware is `vfmadd213ss x, y, z`: the
+// form computes y * x + z. On the CPUs we measured (AMD Zen) every form
+// returns the first NaN in the order of its formula: multiplicand,
+// multiplicand, addend, as the form's digits read (231: src2 * src3 + src1).
+// So fmaf(x, y, z) gives y's NaN before x's before z's, and the microkernel
+// emits `vfmadd231ps acc, b, a` (b[k, j] as the VEX.vvvv operand, the
+// broadcast a[i, k] as r/m), whose formula b * a + acc has the same order.
+// The tests compare payloads bit for bit, so a CPU or a libm that orders
+// NaNs otherwise shows up there.
+//
+// Packing (the usual GotoBLAS/BLIS scheme): B is copied into panels of NR
+// columns, contiguous per k (kc x NR), and A into panels of MR rows, MR
+// values per k. Panels are padded with zeros to full tiles; the padded
+// lanes compute outputs that are dropped. A tile that sticks out of the
+// output goes through a scratch tile (its valid part copied in and out), so
+// the microkernel always stores full vectors and never needs masks.
+//
+// Loops, outermost first: n by NC, k by KC (pack the B block), m by MC (pack
+// the A block, kept in L2), then NR panels of B against MR panels of A. The
+// k blocks are balanced (k split into equal parts of at most KC), so that no
+// short last block pays the partial-sum reload for little work.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/jit/codegen.h"
+#include "vm/jit/jit.h"
+
+namespace alea::vm::jit {
+namespace {
+
+// acc[MR x NR] (+)= sum over kc of a_panel[k] (x) b_panel[k]; then stored to
+// c (row stride ldc floats). load != 0: the accumulators start from c (the
+// partial sums of the previous k block), else from +0.0f. kc >= 1.
+using MicroKernelFn = void (*)(const float* a_panel, const float* b_panel, float* c, int64_t ldc,
+                               int64_t kc, int64_t load);
+
+// The shape of one ISA's microkernel and its cache blocking.
+struct Plan {
+  int mr;      // rows of the tile: one broadcast of a per row and k
+  int nv;      // vectors per row of the tile; NR = nv * lanes
+  int lanes;   // 8 (ymm) or 16 (zmm)
+  int unroll;  // k steps per loop iteration
+  int64_t kc;  // largest k block
+  int64_t mc;  // m block: the packed A block mc x kc stays in L2
+  int64_t nc;  // n block: the packed B block kc x nc stays in L3
+  int nr() const { return nv * lanes; }
+};
+
+// AVX2: 6 x 16, 12 ymm accumulators + 2 of b + 1 broadcast = 15 of 16
+// registers. AVX-512: 6 x 64, 24 zmm accumulators + 4 of b + 1 broadcast;
+// 6 x 64 measured a little faster than 8 x 48 and 14 x 32 on Zen (fewer
+// loads per FMA), and its 64-column panels divide the usual sizes.
+// The k block is large: storing and reloading the partial sums of every
+// output costs more than streaming the B panel from L2 instead of L1 (both
+// paths ran ~10% faster at 1024 x 1024 with one k block than with 256).
+Plan PlanFor(bool avx512) {
+  if (avx512) return Plan{6, 4, 16, 4, 1024, 144, 4096};
+  return Plan{6, 2, 8, 4, 1024, 96, 4096};
+}
+
+void EmitMicroKernel(x86::Compiler& cc, asmjit::FuncNode* fn, const Plan& p, bool avx512) {
+  x86::Gp a = cc.newGpq("a");
+  x86::Gp b = cc.newGpq("b");
+  x86::Gp c = cc.newGpq("c");
+  x86::Gp ldc = cc.newGpq("ldc");
+  x86::Gp kc = cc.newGpq("kc");
+  x86::Gp load = cc.newGpq("load");
+  fn->setArg(0, a);
+  fn->setArg(1, b);
+  fn->setArg(2, c);
+  fn->setArg(3, ldc);
+  fn->setArg(4, kc);
+  fn->setArg(5, load);
+
+  auto new_vec = [&]() { return avx512 ? x86::Vec(cc.newZmm()) : x86::Vec(cc.newYmm()); };
+  const int vec_bytes = p.lanes * 4;
+  std::vector<x86::Vec> acc(static_cast<size_t>(p.mr * p.nv));
+  for (x86::Vec& v : acc) v = new_vec();
+  std::vector<x86::Vec> bv(static_cast<size_t>(p.nv));
+  for (x86::Vec& v : bv) v = new_vec();
+
+  cc.shl(ldc, 2);  // floats -> bytes
+  x86::Gp row = cc.newGpq("row");
+  asmjit::Label zero = cc.newLabel();
+  asmjit::Label start = cc.newLabel();
+  cc.test(load, load);
+  cc.jz(zero);
+  cc.mov(row, c);
+  for (int r = 0; r < p.mr; ++r) {
+    for (int v = 0; v < p.nv; ++v) cc.vmovups(acc[r * p.nv + v], x86::ptr(row, v * vec_bytes));
+    if (r + 1 < p.mr) cc.add(row, ldc);
+  }
+  cc.jmp(start);
+  cc.bind(zero);
+  for (x86::Vec& v : acc) {
+    // vxorps on zmm needs AVX512DQ; the integer xor gives the same +0.0f.
+    if (avx512) {
+      cc.vpxord(v, v, v);
+    } else {
+      cc.vxorps(v, v, v);
+    }
+  }
+  cc.bind(start);
+
+  // One k step at byte offsets (a_off, b_off) into the panels.
+  auto step = [&](int32_t a_off, int32_t b_off) {
+    for (int v = 0; v < p.nv; ++v) cc.vmovaps(bv[v], x86::ptr(b, b_off + v * vec_bytes));
+    for (int r = 0; r < p.mr; ++r) {
+      // A register broadcast, not an embedded {1to16} operand on each FMA:
+      // the embedded form ran ~15% slower (one load per FMA).
+      x86::Vec av = new_vec();
+      cc.vbroadcastss(av, x86::dword_ptr(a, a_off + r * 4));
+      // b as the VEX.vvvv operand, a as r/m: see NaN payloads at the top.
+      for (int v = 0; v < p.nv; ++v) cc.vfmadd231ps(acc[r * p.nv + v], bv[v], av);
+    }
+  };
+  const int32_t a_step = p.mr * 4;
+  const int32_t b_step = p.nr() * 4;
+  x86::Gp blocks = cc.newGpq("blocks");
+  asmjit::Label unrolled = cc.newLabel();
+  asmjit::Label rest = cc.newLabel();
+  asmjit::Label single = cc.newLabel();
+  asmjit::Label store = cc.newLabel();
+  cc.mov(blocks, kc);
+  cc.shr(blocks, std::countr_zero(static_cast<unsigned>(p.unroll)));
+  cc.jz(rest);
+  cc.bind(unrolled);
+  for (int u = 0; u < p.unroll; ++u) step(u * a_step, u * b_step);
+  cc.add(a, a_step * p.unroll);
+  cc.add(b, b_step * p.unroll);
+  cc.dec(blocks);
+  cc.jnz(unrolled);
+  cc.bind(rest);
+  cc.and_(kc, p.unroll - 1);
+  cc.jz(store);
+  cc.bind(single);
+  step(0, 0);
+  cc.add(a, a_step);
+  cc.add(b, b_step);
+  cc.dec(kc);
+  cc.jnz(single);
+  cc.bind(store);
+  cc.mov(row, c);
+  for (int r = 0; r < p.mr; ++r) {
+    for (int v = 0; v < p.nv; ++v) cc.vmovups(x86::ptr(row, v * vec_bytes), acc[r * p.nv + v]);
+    if (r + 1 < p.mr) cc.add(row, ldc);
+  }
+}
+
+void* CompileMicroKernel(asmjit::JitRuntime& runtime, const Plan& p, bool avx512,
+                         bool inject_error) {
+  const asmjit::FuncSignature signature =
+      asmjit::FuncSignatureT<void, const float*, const float*, float*, int64_t, int64_t, int64_t>();
+  return codegen::CompileFunction(
+      runtime, signature, avx512, inject_error,
+      [&](x86::Compiler& cc, asmjit::FuncNode* fn) { EmitMicroKernel(cc, fn, p, avx512); });
+}
+
+int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+// dst[k * mr + r] = a[r, k] over an mr x kc block of A (row stride lda),
+// rows past `rows` zero.
+void PackA(const float* a, int64_t lda, int64_t rows, int64_t kc, int mr, float* dst) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* src = a + r * lda;
+    for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = src[kk];
+  }
+  for (int64_t r = rows; r < mr; ++r) {
+    for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = 0.0f;
+  }
+}
+
+// dst[k * nr + j] = b[k, j] over a kc x nr block of B (row stride ldb),
+// columns past `cols` zero.
+void PackB(const float* b, int64_t ldb, int64_t cols, int64_t kc, int nr, float* dst) {
+  for (int64_t kk = 0; kk < kc; ++kk) {
+    std::memcpy(dst + kk * nr, b + kk * ldb, static_cast<size_t>(cols) * sizeof(float));
+    std::fill(dst + kk * nr + cols, dst + (kk + 1) * nr, 0.0f);
+  }
+}
+
+}  // namespace
+
+bool Jit::MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float* b, float* out,
+                    Isa isa) {
+  Impl& state = impl();
+  const bool avx512 = isa == Isa::kAvx512 || (isa == Isa::kAuto && state.avx512);
+  const Plan p = PlanFor(avx512);
+  const std::string key = absl::StrCat("matmul:f32:", p.mr, "x", p.nv, "u", p.unroll);
+  auto kernel =
+      reinterpret_cast<MicroKernelFn>(Cached(key, isa, [&](bool avx512_path, bool inject_error) {
+        return CompileMicroKernel(state.runtime, p, avx512_path, inject_error);
+      }));
+  if (kernel == nullptr) return false;
+  if (m <= 0 || n <= 0) return true;
+  if (k <= 0) {
+    std::fill(out, out + m * n, 0.0f);  // the empty chain: +0.0f
+    return true;
+  }
+
+  const int mr = p.mr;
+  const int nr = p.nr();
+  const int64_t k_blocks = (k + p.kc - 1) / p.kc;
+  const int64_t kc_max = (k + k_blocks - 1) / k_blocks;
+  const int64_t mc_max = RoundUp(std::min(m, p.mc), mr);
+  const int64_t nc_max = RoundUp(std::min(n, p.nc), nr);
+  // One allocation, kept in the Jit: the packed A block, the packed B block
+  // and the scratch tile, each 64-byte aligned for the vector loads.
+  const int64_t a_floats = RoundUp(mc_max * kc_max, 16);
+  const int64_t b_floats = RoundUp(nc_max * kc_max, 16);
+  const int64_t need = a_floats + b_floats + RoundUp(int64_t{mr} * nr, 16) + 16;
+  if (state.matmul_buffer_floats < need) {
+    state.matmul_buffer = std::make_unique<float[]>(static_cast<size_t>(need));
+    state.matmul_buffer_floats = need;
+  }
+  float* base = state.matmul_buffer.get();
+  base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64 / sizeof(float);
+  float* a_pack = base;
+  float* b_pack = a_pack + a_floats;
+  float* scratch = b_pack + b_floats;
+
+  for (int64_t jc = 0; jc < n; jc += p.nc) {
+    const int64_t nc = std::min(p.nc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kc_max) {
+      const int64_t kc = std::min(kc_max, k - pc);
+      const int64_t load = pc > 0;  // continue the chains of the previous k block
+      for (int64_t jr = 0; jr < nc; jr += nr) {
+        PackB(b + pc * n + jc + jr, n, std::min<int64_t>(nr, nc - jr), kc, nr, b_pack + jr * kc);
+      }
+      for (int64_t ic = 0; ic < m; ic += p.mc) {
+        const int64_t mc = std::min(p.mc, m - ic);
+        for (int64_t ir = 0; ir < mc; ir += mr) {
+          PackA(a + (ic + ir) * k + pc, k, std::min<int64_t>(mr, mc - ir), kc, mr,
+                a_pack + ir * kc);
+        }
+        for (int64_t jr = 0; jr < nc; jr += nr) {
+          const int64_t cols = std::min<int64_t>(nr, nc - jr);
+          const float* b_panel = b_pack + jr * kc;
+          for (int64_t ir = 0; ir < mc; ir += mr) {
+            const int64_t rows = std::min<int64_t>(mr, mc - ir);
+            float* c = out + (ic + ir) * n + jc + jr;
+            const float* a_panel = a_pack + ir * kc;
+            if (rows == mr && cols == nr) {
+              kernel(a_panel, b_panel, c, n, kc, load);
+              continue;
+            }
+            // An edge tile: through the scratch tile, valid part only.
+            if (load) {
+              for (int64_t r = 0; r < rows; ++r) {
+                std::memcpy(scratch + r * nr, c + r * n, static_cast<size_t>(cols) * sizeof(float));
+              }
+            }
+            kernel(a_panel, b_panel, scratch, nr, kc, load);
+            for (int64_t r = 0; r < rows; ++r) {
+              std::memcpy(c + r * n, scratch + r * nr, static_cast<size_t>(cols) * sizeof(float));
+            }
+          }
+        }
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace alea::vm::jit

@@ -1,0 +1,133 @@
+// FUSED_T's one-pass path (tensor_ops.h RunFused). It only ever computes
+// what the unfused block after FUSED_T would: it declines (returns false,
+// touching nothing) whenever a layout, a shape or an allocation is not the
+// simple case, and lets that block run with its own errors and locations.
+#include <array>
+#include <cstring>
+
+#include "vm/jit/jit.h"
+#include "vm/tensor_ops.h"
+
+namespace alea::vm {
+namespace {
+
+// Where each leaf's elements come from, for one call of the kernel.
+enum class LeafLayout : uint8_t { kFull, kScalar, kRow };
+
+}  // namespace
+
+bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& cache,
+              uint32_t site, Value* regs, Value* result) {
+  jit::Jit* jit = cx.jit();
+  const size_t leaves = program.leaves.size();
+  if (jit == nullptr || leaves > static_cast<size_t>(jit::Jit::kMaxFusedLeaves)) return false;
+
+  // The result's shape is the broadcast of every tensor leaf: each node's
+  // operands are a subset of them, so if all broadcast, every node does.
+  Shape shape;
+  for (const FusedLeaf& leaf : program.leaves) {
+    if (leaf.kind != FusedLeaf::Kind::kTensor) continue;
+    const Object* t = AsObject(regs[leaf.reg]);
+    if (DTypeOf(t) != DType::kF32) return false;
+    Shape joined;
+    if (!BroadcastShapes({shape, ShapeOf(t)}, &joined)) return false;
+    shape = std::move(joined);
+  }
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n == 0) return false;  // nothing to compute: the block does it for free
+
+  // Each tensor leaf is the result's shape (up to leading 1s), one element,
+  // or a row: the result's trailing axes, repeated. One row length for all.
+  std::array<LeafLayout, jit::Jit::kMaxFusedLeaves> layout{};
+  std::array<float, jit::Jit::kMaxFusedLeaves> scalars{};
+  std::array<const float*, jit::Jit::kMaxFusedLeaves> inputs{};
+  uint32_t scalar_leaves = 0;
+  int64_t row = 0;
+  for (size_t l = 0; l < leaves; ++l) {
+    const FusedLeaf& leaf = program.leaves[l];
+    if (leaf.kind != FusedLeaf::Kind::kTensor) {
+      // SCALAR_T's rounding: Int or Float to the nearest f32.
+      const Value v = regs[leaf.reg];
+      scalars[l] = leaf.kind == FusedLeaf::Kind::kFloat ? static_cast<float>(AsFloat(v))
+                                                        : static_cast<float>(AsInt(v));
+      inputs[l] = &scalars[l];
+      layout[l] = LeafLayout::kScalar;
+      scalar_leaves |= 1u << l;
+      continue;
+    }
+    const Object* t = AsObject(regs[leaf.reg]);
+    inputs[l] = static_cast<const float*>(DataOf(t));
+    const int64_t count = SizeOf(t);
+    if (count == n) {
+      layout[l] = LeafLayout::kFull;
+      continue;
+    }
+    if (count == 1) {
+      layout[l] = LeafLayout::kScalar;
+      scalar_leaves |= 1u << l;
+      continue;
+    }
+    // A row: its shape without leading 1s is the result's last axes.
+    absl::Span<const int64_t> s = ShapeOf(t);
+    while (!s.empty() && s.front() == 1) s.remove_prefix(1);
+    const absl::Span<const int64_t> tail = absl::MakeConstSpan(shape).last(s.size());
+    if (s != tail || (row != 0 && row != count)) return false;
+    row = count;
+    layout[l] = LeafLayout::kRow;
+  }
+
+  if (!cache.looked_up || cache.scalar_leaves != scalar_leaves) {
+    cache.kernel = reinterpret_cast<void*>(jit->FusedF32(program, scalar_leaves));
+    cache.scalar_leaves = scalar_leaves;
+    cache.looked_up = true;
+  }
+  auto kernel = reinterpret_cast<jit::FusedF32Fn>(cache.kernel);
+  if (kernel == nullptr) return false;
+
+  // The result: a moved leaf we hold the only reference to, with the
+  // result's exact shape (the kernel reads every input at an index before
+  // writing that index), else a new tensor.
+  Object* out = nullptr;
+  for (size_t l = 0; l < leaves && out == nullptr; ++l) {
+    const FusedLeaf& leaf = program.leaves[l];
+    if (leaf.kind != FusedLeaf::Kind::kTensor || !leaf.moved) continue;
+    Object* t = AsObject(regs[leaf.reg]);
+    if (IsReusable(t) && ShapeOf(t) == absl::MakeConstSpan(shape)) out = t;
+  }
+  const bool in_place = out != nullptr;
+  if (!in_place) {
+    out = cx.heap().NewTensorAt(site, DType::kF32, shape);
+    if (out == nullptr) return false;  // the block reports running out of memory
+  }
+  float* data = static_cast<float*>(DataOf(out));
+
+  jit::Jit::KernelTimer timer(*jit);
+  if (row == 0) {
+    kernel(inputs.data(), data, n);
+  } else {
+    // One call per row: full leaves advance by a row, rows and scalars stay.
+    std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
+    for (int64_t start = 0; start < n; start += row) {
+      for (size_t l = 0; l < leaves; ++l) {
+        if (layout[l] == LeafLayout::kFull) at[l] = inputs[l] + start;
+      }
+      kernel(at.data(), data + start, row);
+    }
+  }
+
+  // Consume the moved leaves as the unfused block would have. A register
+  // moved twice cannot happen (each move is a distinct last use), but the
+  // same object may be reachable from two leaves (`x * x`): release each
+  // register's reference once.
+  for (const FusedLeaf& leaf : program.leaves) {
+    if (leaf.kind != FusedLeaf::Kind::kTensor || !leaf.moved) continue;
+    Object* t = AsObject(regs[leaf.reg]);
+    regs[leaf.reg] = 0;
+    if (t != out) cx.heap().Release(t);
+  }
+  *result = FromObject(out);
+  return true;
+}
+
+}  // namespace alea::vm
