@@ -173,9 +173,11 @@ class FunctionCompiler {
   int LoadDefault(const lang::BuiltinParam& param);
   // ---- Fused elementwise chains (lower_fused.cc) ----
   // Compiles `e` as FUSED_T + its unfused block when it is the root of a
-  // worthwhile f32 elementwise tree; false (nothing emitted) otherwise.
+  // worthwhile tree of f32 elementwise ops, comparisons feeding a `where`,
+  // and `where`s; false (nothing emitted) otherwise.
   bool TryFused(const Expr& e, Dest dest);
-  // The elementwise builtin `e` applies when it can be a fused node.
+  // The builtin `e` applies when it can be a fused node (an f32 elementwise
+  // op or `where`; comparisons are taken only as a `where`'s mask).
   std::optional<lang::BuiltinId> FusableOp(const Expr& e);
 
   void BuiltinValue(const Expr& e, int dst);

@@ -1,18 +1,25 @@
 // Fused elementwise chains (issue 6; docs/decisions.md "Fusion"). The root
-// of a tree of f32 elementwise ops such as `relu(x * w + b)` compiles to
+// of a tree of f32 elementwise ops, comparisons and `where`, such as
+// `relu(x * w + b)` or `where(x > 0.0, x, x * 0.01)`, compiles to
 //
 //   <leaves into registers, in evaluation order>
 //   FUSED_T  dst, program      ; one pass when the JIT can, then the JMP
 //   JMP      end
 //   <the unfused ops on the same registers>   ; the meaning, and the fallback
 //   end:
+//   <release the leaves the unfused ops would not have consumed>
 //
 // so fusion can never change a result, an error or its location: FUSED_T
 // declines whatever it does not handle and the block runs. Fusing defers the
 // ops after the leaves, so a leaf after the first must be one whose
 // evaluation cannot be observed (a name or a literal): an op that fails
 // before a later leaf prints would otherwise print nothing.
-#include "absl/types/span.h"
+//
+// Ownership follows the unfused ops: an elementwise op or comparison
+// consumes an owned tensor operand (its typed opcode takes it by move),
+// `where` (the t_where native) only borrows. So a leaf is `moved` exactly
+// when its parent consumes and it is owned; every other owned leaf is
+// released after the block, on both paths.
 #include "compiler/internal.h"
 #include "vm/kernels/elementwise.h"
 
@@ -37,6 +44,40 @@ bool IsTensorF32(const Type* t) {
   if (t->kind != types::Kind::kTensor) return false;
   const Type* d = types::Resolve(t->args[0]);
   return d->kind == types::Kind::kDTypeConst && d->dtype == types::DType::kF32;
+}
+
+// The `where` overloads that can give a Tensor(f32) (kWhereInts gives i32).
+bool IsWhere(BuiltinId id) {
+  switch (id) {
+    case BuiltinId::kWhere:
+    case BuiltinId::kWhereTensorInt:
+    case BuiltinId::kWhereIntTensor:
+    case BuiltinId::kWhereTensorFloat:
+    case BuiltinId::kWhereFloatTensor:
+    case BuiltinId::kWhereFloats:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<vm::kernels::BinaryOp> ComparisonOf(lang::BinaryOp op) {
+  switch (op) {
+    case lang::BinaryOp::kEq:
+      return vm::kernels::BinaryOp::kEq;
+    case lang::BinaryOp::kNe:
+      return vm::kernels::BinaryOp::kNe;
+    case lang::BinaryOp::kLt:
+      return vm::kernels::BinaryOp::kLt;
+    case lang::BinaryOp::kLe:
+      return vm::kernels::BinaryOp::kLe;
+    case lang::BinaryOp::kGt:
+      return vm::kernels::BinaryOp::kGt;
+    case lang::BinaryOp::kGe:
+      return vm::kernels::BinaryOp::kGe;
+    default:
+      return std::nullopt;
+  }
 }
 
 // A leaf whose evaluation nothing can observe, so it may move after ops.
@@ -76,15 +117,24 @@ struct Tree {
     bool node;
     uint16_t index;
   };
+  struct Leaf {
+    const Expr* expr;
+    bool mask;      // a Tensor(bool) in a `where`'s mask position
+    bool consumed;  // its parent's unfused op takes an owned operand by move
+  };
   struct Node {
-    vm::FusedNode op;  // a, b filled from refs at the end
-    Ref a, b;
+    vm::FusedNode op;  // a, b, c filled from refs at the end
+    Ref operands[3];
+    int arity;
+    bool consumes;  // an elementwise op or comparison (not `where`)
     BuiltinId id;
     const Expr* expr;
   };
-  std::vector<const Expr*> leaves;
+  std::vector<Leaf> leaves;
   std::vector<Node> nodes;
   bool ok = true;
+  bool has_scalar = false;
+  bool has_where = false;
 };
 
 }  // namespace
@@ -128,19 +178,38 @@ std::optional<BuiltinId> FunctionCompiler::FusableOp(const Expr& e) {
     default:
       return std::nullopt;
   }
-  if (!id || !ElementwiseNode(*id)) return std::nullopt;
+  if (!id || (!ElementwiseNode(*id) && !IsWhere(*id))) return std::nullopt;
   return id;
 }
 
 bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
+  if (!FusableOp(root)) return false;
   Tree tree;
-  bool has_scalar = false;
-  // Post-order, operands left to right: the unfused evaluation order.
-  // Collection stops at the program limits (vm::jit::Jit::kMaxFused*), so a
-  // long chain that cannot fuse costs O(limit) per node, not O(chain).
+  // A comparison of f32 operands (a tensor and a tensor or a scalar): the
+  // builtin, when `e` can be a mask node.
+  auto fusable_comparison = [&](const Expr& e) -> std::optional<BuiltinId> {
+    if (e.kind != Expr::Kind::kBinary || !ComparisonOf(e.binary_op)) return std::nullopt;
+    bool tensor = false;
+    for (const Expr* operand : {e.lhs.get(), e.rhs.get()}) {
+      const Type* t = types::Resolve(T(operand->type));
+      if (IsTensorF32(t)) {
+        tensor = true;
+      } else if (t->kind != types::Kind::kInt && t->kind != types::Kind::kFloat) {
+        return std::nullopt;  // a Tensor of another dtype
+      }
+    }
+    if (!tensor) return std::nullopt;
+    std::optional<BuiltinId> id = Resolve(e, lang::Spelling(e.binary_op), nullptr);
+    if (!id || !ConsumesTensorOperands(*id)) return std::nullopt;
+    return id;
+  };
+  // Post-order, operands left to right: the unfused evaluation order. `mask`:
+  // e is a `where`'s first operand. `consumed`: e's parent consumes an owned
+  // operand. Collection stops at the program limits (vm::jit::Jit::kMaxFused*),
+  // so a long chain that cannot fuse costs O(limit) per node, not O(chain).
   constexpr size_t kMaxLeaves = 16, kMaxNodes = 64;
   int depth = 0;
-  auto collect = [&](auto& self, const Expr& e) -> Tree::Ref {
+  auto collect = [&](auto& self, const Expr& e, bool mask, bool consumed) -> Tree::Ref {
     if (!tree.ok || ++depth + tree.nodes.size() > kMaxNodes || tree.leaves.size() >= kMaxLeaves) {
       tree.ok = false;
       return {};
@@ -149,25 +218,49 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
       int& depth;
       ~Leave() { --depth; }
     } leave{depth};
-    std::optional<BuiltinId> id = FusableOp(e);
+    Tree::Node node{};
+    std::optional<BuiltinId> id = mask ? fusable_comparison(e) : FusableOp(e);
     if (!id) {
       const types::Kind kind = types::Resolve(T(e.type))->kind;
-      if (kind != types::Kind::kTensor) has_scalar = true;
+      if (kind != types::Kind::kTensor) {
+        if (mask) tree.ok = false;  // not reached: a mask is a Tensor(bool)
+        tree.has_scalar = true;
+      }
       if (!tree.leaves.empty() && !Unobservable(e)) tree.ok = false;
-      tree.leaves.push_back(&e);
+      tree.leaves.push_back({&e, mask, consumed});
       return {false, static_cast<uint16_t>(tree.leaves.size() - 1)};
     }
+    node.id = *id;
+    node.expr = &e;
     std::vector<const Expr*> operands = OperandsOf(e);
-    Tree::Node node{*ElementwiseNode(*id), {}, {}, *id, &e};
-    node.a = self(self, *operands[0]);
-    if (!node.op.unary) node.b = self(self, *operands[1]);
+    if (mask) {
+      node.op.op = static_cast<uint8_t>(*ComparisonOf(e.binary_op));
+      node.arity = 2;
+      node.consumes = true;
+    } else if (IsWhere(*id)) {
+      node.op.where = true;
+      node.arity = 3;
+      node.consumes = false;
+      tree.has_where = true;
+    } else {
+      node.op = *ElementwiseNode(*id);
+      node.arity = node.op.unary ? 1 : 2;
+      node.consumes = true;
+    }
+    if (operands.size() != static_cast<size_t>(node.arity)) {
+      tree.ok = false;  // not reached: the builtins' arities
+      return {};
+    }
+    for (int k = 0; k < node.arity; ++k) {
+      node.operands[k] = self(self, *operands[k], node.op.where && k == 0, node.consumes);
+    }
     tree.nodes.push_back(node);
     return {true, static_cast<uint16_t>(tree.nodes.size() - 1)};
   };
-  if (!FusableOp(root)) return false;
-  collect(collect, root);
-  // One node without a scalar gains nothing over its typed opcode.
-  if (!tree.ok || (tree.nodes.size() < 2 && !has_scalar)) {
+  collect(collect, root, false, false);
+  // One elementwise node without a scalar gains nothing over its typed
+  // opcode; `where` has no other JIT path.
+  if (!tree.ok || (tree.nodes.size() < 2 && !tree.has_scalar && !tree.has_where)) {
     return false;
   }
 
@@ -177,18 +270,23 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
   vm::FusedProgram program;
   std::vector<Operand> operands;
   for (size_t l = 0; l < tree.leaves.size(); ++l) {
-    const Expr& leaf = *tree.leaves[l];
-    const absl::Span<const Expr* const> later = absl::MakeConstSpan(tree.leaves).subspan(l + 1);
-    const bool borrow = SafeToBorrow(leaf, later);
-    const types::Kind kind = types::Resolve(T(leaf.type))->kind;
-    Operand o = kind == types::Kind::kTensor ? EvalConsumable(leaf, borrow) : Eval(leaf, borrow);
+    const Tree::Leaf& leaf = tree.leaves[l];
+    const Expr& e = *leaf.expr;
+    std::vector<const Expr*> later;
+    for (size_t k = l + 1; k < tree.leaves.size(); ++k) later.push_back(tree.leaves[k].expr);
+    const bool borrow = SafeToBorrow(e, later);
+    const types::Kind kind = types::Resolve(T(e.type))->kind;
+    const bool tensor = kind == types::Kind::kTensor;
+    // Only a consuming parent can take a variable's last use by move.
+    Operand o = tensor && leaf.consumed ? EvalConsumable(e, borrow) : Eval(e, borrow);
     operands.push_back(o);
     vm::FusedLeaf fl;
     fl.reg = static_cast<uint16_t>(o.reg);
-    fl.kind = kind == types::Kind::kTensor  ? vm::FusedLeaf::Kind::kTensor
+    fl.kind = leaf.mask                     ? vm::FusedLeaf::Kind::kBool
+              : tensor                      ? vm::FusedLeaf::Kind::kTensor
               : kind == types::Kind::kFloat ? vm::FusedLeaf::Kind::kFloat
                                             : vm::FusedLeaf::Kind::kInt;
-    fl.moved = kind == types::Kind::kTensor && o.owned && IsRefReg(o.reg);
+    fl.moved = tensor && leaf.consumed && o.owned && IsRefReg(o.reg);
     program.leaves.push_back(fl);
   }
   const uint16_t leaves = static_cast<uint16_t>(tree.leaves.size());
@@ -197,47 +295,49 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
   };
   for (const Tree::Node& node : tree.nodes) {
     vm::FusedNode n = node.op;
-    n.a = number(node.a);
-    n.b = node.op.unary ? 0 : number(node.b);
+    n.a = number(node.operands[0]);
+    n.b = node.arity >= 2 ? number(node.operands[1]) : 0;
+    n.c = node.arity >= 3 ? number(node.operands[2]) : 0;
     program.nodes.push_back(n);
   }
   const size_t index = pc_.module_.fused.size();
-  pc_.module_.fused.push_back(std::move(program));
+  pc_.module_.fused.push_back(program);
   Emit(Instr::ABC(Op::FUSED_T, static_cast<uint16_t>(r), static_cast<uint16_t>(index), 0),
        root.span);
   Label end;
   EmitJump(Op::JMP, 0, 0, end, root.span);
 
-  // The unfused block: each node as its own typed opcode, into temporaries
-  // that the next node consumes, the last into r.
+  // The unfused block: each node as its own typed opcode or native, into
+  // temporaries that the next node consumes or borrows, the last into r.
+  // Every node's temporary is consumed or released exactly once, by or
+  // right after its parent.
   std::vector<int> node_regs(tree.nodes.size(), -1);
   auto reg_of = [&](Tree::Ref ref) {
     return ref.node ? node_regs[ref.index] : operands[ref.index].reg;
-  };
-  auto owned_of = [&](Tree::Ref ref) {
-    return ref.node || (operands[ref.index].owned && IsRefReg(operands[ref.index].reg));
   };
   for (size_t j = 0; j < tree.nodes.size(); ++j) {
     const Tree::Node& node = tree.nodes[j];
     const int dst = j + 1 == tree.nodes.size() ? r : Alloc(true);
     node_regs[j] = dst;
-    std::vector<int> args = {reg_of(node.a)};
-    uint32_t owned = owned_of(node.a) ? 1u : 0u;
-    if (!node.op.unary) {
-      args.push_back(reg_of(node.b));
-      if (owned_of(node.b)) owned |= 2u;
+    std::vector<int> args;
+    uint32_t owned = 0;
+    for (int k = 0; k < node.arity; ++k) {
+      const Tree::Ref ref = node.operands[k];
+      args.push_back(reg_of(ref));
+      // What the op may take by move: exactly the leaves marked moved.
+      if (node.consumes && (ref.node || program.leaves[ref.index].moved)) owned |= 1u << k;
     }
     uint32_t consumed = 0;
     ApplyBuiltin(node.id, T(node.expr->site_type), args, dst, node.expr->span, owned, &consumed);
-    // An elementwise op consumes every owned tensor operand; a node's
-    // temporary that it did not would leak.
-    if (node.a.node && (consumed & 1) == 0) Release(reg_of(node.a));
-    if (!node.op.unary && node.b.node && (consumed & 2) == 0) Release(reg_of(node.b));
+    for (int k = 0; k < node.arity; ++k) {
+      if (node.operands[k].node && (consumed & (1u << k)) == 0) Release(args[k]);
+    }
   }
   Bind(end);
-  // Leaves that were borrowed or are scalars: as after an unfused op.
+  // Leaves the unfused ops did not consume (borrowed by `where`, or
+  // borrowed variables, or scalars): freed as after an unfused op.
   for (size_t l = operands.size(); l-- > 0;) {
-    if (!pc_.module_.fused[index].leaves[l].moved) Free(operands[l]);
+    if (!program.leaves[l].moved) Free(operands[l]);
   }
   Done(dest, r);
   SetTop(mark);

@@ -112,25 +112,38 @@ struct Global {
 };
 
 // A fused elementwise program (FUSED_T, F32(index)): a tree of f32
-// elementwise operations over leaves, evaluated in one pass. Values are
-// numbered leaves first (0..leaves-1), then nodes (leaves + j is node j);
-// each node's operands are earlier values and the last node is the result.
-// The compiler emits one for a chain such as `relu(x * w + b)`; its meaning
-// is always the unfused instructions that follow FUSED_T (opcodes.def).
+// elementwise operations, comparisons and `where` over leaves, evaluated in
+// one pass. Values are numbered leaves first (0..leaves-1), then nodes
+// (leaves + j is node j); each node's operands are earlier values and the
+// last node is the result. Every value is typed, an f32 or a mask (a bool
+// per element): kTensor, kFloat and kInt leaves, unary and arithmetic nodes
+// and `where` are f32; kBool leaves and comparisons are masks. Operands must
+// have the types their node takes (vm.cc Verify) and the result is f32. The
+// compiler emits one for a chain such as `relu(x * w + b)` or
+// `where(x > 0.0, x, x * 0.01)`; its meaning is always the unfused
+// instructions that follow FUSED_T (opcodes.def).
 struct FusedLeaf {
   enum class Kind : uint8_t {
     kTensor,  // R(reg) holds a Tensor(f32)
     kFloat,   // R(reg) holds a Float, rounded to f32 (as SCALAR_T)
     kInt,     // R(reg) holds an Int, rounded to f32 (as SCALAR_T)
+    kBool,    // R(reg) holds a Tensor(bool): a mask, true where a byte is nonzero
   };
   uint16_t reg = 0;
   Kind kind = Kind::kTensor;
-  bool moved = false;  // the unfused code consumes R(reg): the result may reuse it
+  // The unfused code consumes R(reg) (an elementwise op or comparison takes
+  // it by move; `where` only borrows): the result may reuse it.
+  bool moved = false;
 };
 struct FusedNode {
+  // unary: op is a kernels::UnaryOp of a (f32 -> f32). where: a ? b : c, a a
+  // mask, b and c f32 (op unused). Otherwise op is a kernels::BinaryOp of a
+  // and b, both f32: arithmetic (+ - * / max min) gives an f32, a comparison
+  // (== != < <= > >=) a mask.
   bool unary = false;
-  uint8_t op = 0;         // kernels::UnaryOp or kernels::BinaryOp (not a comparison)
-  uint16_t a = 0, b = 0;  // value numbers (b unused when unary)
+  bool where = false;
+  uint8_t op = 0;
+  uint16_t a = 0, b = 0, c = 0;  // value numbers (b unused when unary, c unless where)
 };
 struct FusedProgram {
   std::vector<FusedLeaf> leaves;

@@ -1,8 +1,11 @@
 // FUSED_T's one-pass path (tensor_ops.h RunFused). It only ever computes
 // what the unfused block after FUSED_T would: it declines (returns false,
-// touching nothing) whenever a layout, a shape or an allocation is not the
-// simple case, and lets that block run with its own errors and locations.
+// touching nothing) whenever a layout, a shape, a dtype or an allocation is
+// not the simple case, and lets that block run with its own errors and
+// locations. Tensor leaves are Tensor(f32) values or Tensor(bool) masks
+// (bytes); both follow the same layout rules, and the result is f32.
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "vm/jit/jit.h"
@@ -13,6 +16,10 @@ namespace {
 
 // Where each leaf's elements come from, for one call of the kernel.
 enum class LeafLayout : uint8_t { kFull, kScalar, kRow };
+
+bool IsTensorLeaf(const FusedLeaf& leaf) {
+  return leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
+}
 
 }  // namespace
 
@@ -26,9 +33,10 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   // operands are a subset of them, so if all broadcast, every node does.
   Shape shape;
   for (const FusedLeaf& leaf : program.leaves) {
-    if (leaf.kind != FusedLeaf::Kind::kTensor) continue;
+    if (!IsTensorLeaf(leaf)) continue;
     const Object* t = AsObject(regs[leaf.reg]);
-    if (DTypeOf(t) != DType::kF32) return false;
+    const DType want = leaf.kind == FusedLeaf::Kind::kBool ? DType::kBool : DType::kF32;
+    if (DTypeOf(t) != want) return false;
     Shape joined;
     if (!BroadcastShapes({shape, ShapeOf(t)}, &joined)) return false;
     shape = std::move(joined);
@@ -39,6 +47,8 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
 
   // Each tensor leaf is the result's shape (up to leading 1s), one element,
   // or a row: the result's trailing axes, repeated. One row length for all.
+  // A bool leaf's input is its first byte, passed as the kernel's pointer
+  // type (the kernel reads it as bytes).
   std::array<LeafLayout, jit::Jit::kMaxFusedLeaves> layout{};
   std::array<float, jit::Jit::kMaxFusedLeaves> scalars{};
   std::array<const float*, jit::Jit::kMaxFusedLeaves> inputs{};
@@ -46,7 +56,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   int64_t row = 0;
   for (size_t l = 0; l < leaves; ++l) {
     const FusedLeaf& leaf = program.leaves[l];
-    if (leaf.kind != FusedLeaf::Kind::kTensor) {
+    if (!IsTensorLeaf(leaf)) {
       // SCALAR_T's rounding: Int or Float to the nearest f32.
       const Value v = regs[leaf.reg];
       scalars[l] = leaf.kind == FusedLeaf::Kind::kFloat ? static_cast<float>(AsFloat(v))
@@ -57,7 +67,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
       continue;
     }
     const Object* t = AsObject(regs[leaf.reg]);
-    inputs[l] = static_cast<const float*>(DataOf(t));
+    inputs[l] = reinterpret_cast<const float*>(DataOf(t));
     const int64_t count = SizeOf(t);
     if (count == n) {
       layout[l] = LeafLayout::kFull;
@@ -85,9 +95,10 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   auto kernel = reinterpret_cast<jit::FusedF32Fn>(cache.kernel);
   if (kernel == nullptr) return false;
 
-  // The result: a moved leaf we hold the only reference to, with the
+  // The result: a moved f32 leaf we hold the only reference to, with the
   // result's exact shape (the kernel reads every input at an index before
-  // writing that index), else a new tensor.
+  // writing that index), else a new tensor. Never a bool leaf: its elements
+  // are bytes.
   Object* out = nullptr;
   for (size_t l = 0; l < leaves && out == nullptr; ++l) {
     const FusedLeaf& leaf = program.leaves[l];
@@ -106,11 +117,18 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   if (row == 0) {
     kernel(inputs.data(), data, n);
   } else {
-    // One call per row: full leaves advance by a row, rows and scalars stay.
+    // One call per row: full leaves advance by a row (of floats or of
+    // bytes), rows and scalars stay.
     std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
     for (int64_t start = 0; start < n; start += row) {
       for (size_t l = 0; l < leaves; ++l) {
-        if (layout[l] == LeafLayout::kFull) at[l] = inputs[l] + start;
+        if (layout[l] != LeafLayout::kFull) continue;
+        if (program.leaves[l].kind == FusedLeaf::Kind::kBool) {
+          const auto* bytes = reinterpret_cast<const uint8_t*>(inputs[l]);
+          at[l] = reinterpret_cast<const float*>(bytes + start);
+        } else {
+          at[l] = inputs[l] + start;
+        }
       }
       kernel(at.data(), data + start, row);
     }
@@ -121,7 +139,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   // same object may be reachable from two leaves (`x * x`): release each
   // register's reference once.
   for (const FusedLeaf& leaf : program.leaves) {
-    if (leaf.kind != FusedLeaf::Kind::kTensor || !leaf.moved) continue;
+    if (!IsTensorLeaf(leaf) || !leaf.moved) continue;
     Object* t = AsObject(regs[leaf.reg]);
     regs[leaf.reg] = 0;
     if (t != out) cx.heap().Release(t);

@@ -1,24 +1,22 @@
 // vm/tensor_fused.cc RunFused: a fused program gives bitwise the same tensor
 // as its unfused chain of typed ops (opcodes.def FUSED_T), evaluated here node
-// by node with Binary / Unary / FromScalar on reference kernels (no JIT).
-// Both ISA paths; random programs, shapes and values (NaN payloads, signalling
-// NaNs, infinities, subnormals, signed zeros); moved and borrowed leaves;
-// in-place reuse; per-site buffers; aliasing; and the declines, which must
-// change nothing.
+// by node with Binary / Unary / Where / FromScalar on reference kernels (no
+// JIT). Both ISA paths; random programs (f32 arithmetic, comparisons, `where`,
+// bool leaves), shapes and values (NaN payloads, signalling NaNs, infinities,
+// subnormals, signed zeros); moved and borrowed leaves; in-place reuse;
+// per-site buffers; aliasing; and the declines, which must change nothing.
+// Tests specific to comparisons, `where` and bool leaves are in
+// tensor_fused_where_test.cc; the fixture in tensor_fused_testing.h.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
-#include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/vm/tensor_fused_testing.h"
 #include "vm/bytecode.h"
 #include "vm/heap.h"
 #include "vm/jit/jit.h"
@@ -27,377 +25,88 @@
 #include "vm/tensor_ops.h"
 #include "vm/value.h"
 
-namespace alea::vm {
+namespace alea::vm::fused_testing {
 namespace {
 
-using kernels::BinaryOp;
-using kernels::UnaryOp;
-using Dims = std::vector<int64_t>;
-using Kind = FusedLeaf::Kind;
+class TensorFused : public TensorFusedFixture {};
 
-constexpr int kRegs = 24;  // more than a kernel's leaves
-// Registers that no leaf uses hold this, and must keep it.
-constexpr Value kUnusedReg = 0x5eed5eed5eed5eedull;
-constexpr Value kNoResult = 0xdeadbeefcafef00dull;
+constexpr BinaryOp kComparisons[] = {BinaryOp::kEq, BinaryOp::kNe, BinaryOp::kLt,
+                                     BinaryOp::kLe, BinaryOp::kGt, BinaryOp::kGe};
 
-constexpr BinaryOp kBinaryOps[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
-                                   BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin};
-constexpr UnaryOp kUnaryOps[] = {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, UnaryOp::kRelu,
-                                 UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, UnaryOp::kSigmoid};
-
-bool IsTranscendental(UnaryOp op) {
-  return op == UnaryOp::kExp || op == UnaryOp::kLog || op == UnaryOp::kTanh ||
-         op == UnaryOp::kSigmoid;
-}
-
-// f32 bit patterns worth meeting: zeros, infinities, quiet NaNs with payloads
-// of both signs, signalling NaNs, subnormals, the normal extremes, and the
-// thresholds of exp/tanh/sigmoid.
-constexpr uint32_t kSpecialBits[] = {
-    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7fc12345,
-    0xffe00001, 0x7f800001, 0x7fa00000, 0xff812345, 0x7fbfffff, 0x00000001, 0x80000001,
-    0x007fffff, 0x807fffff, 0x00400000, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff,
-    0x3f800000, 0xbf800000, 0x3f000000, 0x42b17218, 0x42b20000, 0xc2aeac50, 0xc2ce8ed0,
-    0x41a00000, 0xc1100000, 0x4b800000, 0x0d000000, 0x72000000, 0x3e800001, 0xb3800000};
-
-float RandomFloat(std::mt19937& rng) {
-  const uint32_t pick = rng() % 20;
-  if (pick < 6) return std::bit_cast<float>(kSpecialBits[rng() % std::size(kSpecialBits)]);
-  if (pick < 8) return std::bit_cast<float>(static_cast<uint32_t>(rng()));  // any bits
-  if (pick < 11) {
-    // Magnitudes from tiny (subnormal) to huge, either sign.
-    const float e = std::uniform_real_distribution<float>(-44.0f, 38.0f)(rng);
-    const float m = std::pow(10.0f, e);
-    return rng() % 2 ? -m : m;
-  }
-  if (pick < 14) return std::uniform_real_distribution<float>(-100.0f, 100.0f)(rng);
-  return std::uniform_real_distribution<float>(-4.0f, 4.0f)(rng);
-}
-
-// Int and Float register values for scalar leaves: rounding to f32 (ties,
-// out of f32's range, beyond 2^53), and double NaNs with payloads.
-Value RandomInt(std::mt19937& rng) {
-  constexpr int64_t kInts[] = {0,
-                               1,
-                               -1,
-                               2,
-                               16777217,
-                               -16777219,
-                               (int64_t{1} << 53) + 1,
-                               std::numeric_limits<int64_t>::max(),
-                               std::numeric_limits<int64_t>::min(),
-                               123456789,
-                               -7};
-  if (rng() % 2) return FromInt(kInts[rng() % std::size(kInts)]);
-  return FromInt(static_cast<int64_t>((uint64_t{rng()} << 32) | rng()) >> (rng() % 64));
-}
-
-Value RandomFloatValue(std::mt19937& rng) {
-  constexpr uint64_t kBits[] = {
-      0x7ff8000000000000ull,  // quiet NaN
-      0x7ff8000000000001ull,  // payload below f32's
-      0xfffc0000deadbeefull,  // payload reaching f32's
-      0x7ff0000000000001ull,  // signalling
-      0x7ff4000000000000ull,  // signalling, payload in f32's bits
-      0x7ff0000000000000ull, 0xfff0000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
-      0x36a0000000000000ull,  // 2^-149: the least f32 subnormal
-      0x3690000000000000ull,  // 2^-150: a tie to zero
-      0x47efffffe0000000ull,  // FLT_MAX + half an ulp: rounds to inf
-      0x47efffffdfffffffull,  // just below: FLT_MAX
-      0x3fb999999999999aull,  // 0.1
-  };
-  const uint32_t pick = rng() % 4;
-  if (pick < 2) return kBits[rng() % std::size(kBits)];
-  if (pick < 3) return (uint64_t{rng()} << 32) | rng();  // any bits
-  return FromFloat(std::uniform_real_distribution<double>(-10.0, 10.0)(rng));
-}
-
-Dims RandomShape(std::mt19937& rng) {
-  constexpr int64_t kSmall[] = {1, 1, 2, 3, 7, 8, 9, 15, 16, 17};
-  constexpr int64_t kBig[] = {1000, 1023, 1024, 1025, 1031, 4099};
-  const int rank = static_cast<int>(rng() % 5);
-  Dims shape;
-  int64_t total = 1;
-  for (int i = 0; i < rank; ++i) {
-    int64_t d = rng() % 5 == 0 ? kBig[rng() % std::size(kBig)] : kSmall[rng() % std::size(kSmall)];
-    if (total * d > 20000) d = kSmall[rng() % std::size(kSmall)];
-    total *= d;
-    shape.push_back(d);
-  }
-  return shape;
-}
-
-// A random program of 1..12 nodes over 2..6 leaves in which every value but
-// the last is used (a tree, sometimes sharing a value: `x * x`).
+// A random program of 1..12 nodes (and a few more to finish) over 2..6
+// leaves in which every value but the last is used (a tree, sometimes
+// sharing a value: `x * x`, `x != x`, a mask read by two `where`s). Two
+// programs in three also have comparisons, `where` and bool leaves: f32 and
+// mask values are kept apart, every mask is the first operand of a `where`,
+// and the result is an f32.
 FusedProgram RandomProgram(std::mt19937& rng) {
   FusedProgram p;
-  const int nodes = 1 + static_cast<int>(rng() % 12);
-  const int leaves = 2 + static_cast<int>(rng() % (std::min(6, nodes + 1) - 1));
+  const bool masks = rng() % 3 != 0;
+  const int target = 1 + static_cast<int>(rng() % 12);
+  const int leaves = 2 + static_cast<int>(rng() % (std::min(6, target + 1) - 1));
   std::vector<int> regs(kRegs);
   for (int r = 0; r < kRegs; ++r) regs[r] = r;
   std::shuffle(regs.begin(), regs.end(), rng);
+  std::vector<uint16_t> f32_pool, mask_pool;      // values not used yet
+  std::vector<uint16_t> f32_values, mask_values;  // every value so far
+  auto define = [&](uint16_t value, bool mask) {
+    (mask ? mask_pool : f32_pool).push_back(value);
+    (mask ? mask_values : f32_values).push_back(value);
+  };
   for (int l = 0; l < leaves; ++l) {
     FusedLeaf leaf;
     leaf.reg = static_cast<uint16_t>(regs[l]);
     const uint32_t k = rng() % 10;
     leaf.kind = k < 7 ? Kind::kTensor : k < 8 ? Kind::kInt : Kind::kFloat;
-    leaf.moved = leaf.kind == Kind::kTensor && rng() % 2 == 0;
+    if (masks && l > 0 && rng() % 4 == 0) leaf.kind = Kind::kBool;  // leaf 0 stays an f32
+    leaf.moved = IsTensor(leaf) && rng() % 2 == 0;
     p.leaves.push_back(leaf);
+    define(static_cast<uint16_t>(l), leaf.kind == Kind::kBool);
   }
-  std::vector<uint16_t> pool;  // values not used yet
-  for (int l = 0; l < leaves; ++l) pool.push_back(static_cast<uint16_t>(l));
-  for (int j = 0; j < nodes; ++j) {
-    const uint16_t value = static_cast<uint16_t>(leaves + j);
-    const int remaining = nodes - j;
-    const int merges = static_cast<int>(pool.size()) - 1;
-    enum { kMerge, kUnary, kReuse } choice;
-    const uint32_t c = rng() % 100;
-    if (remaining == merges) {
-      choice = kMerge;
-    } else if (pool.size() > 1) {
-      choice = c < 40 ? kMerge : c < 75 ? kUnary : kReuse;
-    } else {
-      choice = c < 60 ? kUnary : kReuse;
-    }
-    FusedNode node;
+  // An operand: an unused value, or (sometimes, or when none is left) any
+  // earlier one.
+  auto take = [&](std::vector<uint16_t>& pool, const std::vector<uint16_t>& all,
+                  bool reuse = true) {
+    if (pool.empty() || (reuse && rng() % 4 == 0)) return all[rng() % all.size()];
     const size_t i = rng() % pool.size();
-    if (choice == kUnary) {
-      node.unary = true;
-      node.op = static_cast<uint8_t>(kUnaryOps[rng() % std::size(kUnaryOps)]);
-      node.a = pool[i];
-      pool[i] = value;
-    } else {
-      node.op = static_cast<uint8_t>(kBinaryOps[rng() % std::size(kBinaryOps)]);
-      node.a = pool[i];
-      if (choice == kMerge) {
-        size_t k = rng() % (pool.size() - 1);
-        if (k >= i) ++k;
-        node.b = pool[k];
-        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(std::max(i, k)));
-        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(std::min(i, k)));
-        pool.push_back(value);
-      } else {
-        node.b = static_cast<uint16_t>(rng() % value);  // any earlier value, maybe node.a
-        pool[i] = value;
-      }
-      if (rng() % 2) std::swap(node.a, node.b);
-    }
+    const uint16_t v = pool[i];
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
+    return v;
+  };
+  auto add = [&](FusedNode node, bool mask) {
     p.nodes.push_back(node);
+    define(static_cast<uint16_t>(p.leaves.size() + p.nodes.size() - 1), mask);
+  };
+  auto where = [&](bool reuse_mask) {
+    const uint16_t m = take(mask_pool, mask_values, reuse_mask);
+    const uint16_t a = take(f32_pool, f32_values);
+    add(WhereNode(m, a, take(f32_pool, f32_values)), false);
+  };
+  while (static_cast<int>(p.nodes.size()) < target) {
+    const uint32_t c = rng() % 100;
+    if (masks && c < 20) {
+      const BinaryOp op = kComparisons[rng() % std::size(kComparisons)];
+      const uint16_t a = take(f32_pool, f32_values);
+      const uint16_t b = rng() % 5 == 0 ? a : take(f32_pool, f32_values);  // `x != x`
+      add(Bin(op, a, b), true);
+    } else if (masks && c < 40 && !mask_values.empty()) {
+      where(true);
+    } else if (c < 70) {
+      add(Un(kUnaryOps[rng() % std::size(kUnaryOps)], take(f32_pool, f32_values)), false);
+    } else {
+      const uint16_t a = take(f32_pool, f32_values);
+      add(Bin(kBinaryOps[rng() % std::size(kBinaryOps)], a, take(f32_pool, f32_values)), false);
+    }
+  }
+  // Every mask into a `where`, then the f32s merged into one result.
+  while (!mask_pool.empty()) where(false);
+  while (f32_pool.size() > 1) {
+    const uint16_t a = take(f32_pool, f32_values, false);
+    add(Bin(kBinaryOps[rng() % std::size(kBinaryOps)], a, take(f32_pool, f32_values, false)),
+        false);
   }
   return p;
 }
-
-std::string Describe(const FusedProgram& p) {
-  std::ostringstream s;
-  for (size_t l = 0; l < p.leaves.size(); ++l) {
-    const FusedLeaf& leaf = p.leaves[l];
-    const char* kind = leaf.kind == Kind::kTensor ? "T" : leaf.kind == Kind::kInt ? "I" : "F";
-    s << "v" << l << "=" << kind << "r" << leaf.reg << (leaf.moved ? "(moved) " : " ");
-  }
-  for (size_t j = 0; j < p.nodes.size(); ++j) {
-    const FusedNode& n = p.nodes[j];
-    s << "v" << p.leaves.size() + j << "=";
-    if (n.unary) {
-      s << kernels::Spelling(static_cast<UnaryOp>(n.op)) << "(v" << n.a << ") ";
-    } else {
-      s << "v" << n.a << kernels::Spelling(static_cast<BinaryOp>(n.op)) << "v" << n.b << " ";
-    }
-  }
-  return s.str();
-}
-
-std::string ShapeText(const Dims& d) { return ShapeString(d); }
-Dims ShapeVec(const Object* t) { return Dims(ShapeOf(t).begin(), ShapeOf(t).end()); }
-
-std::vector<uint32_t> Bits(const Object* t) {
-  std::vector<uint32_t> v(static_cast<size_t>(SizeOf(t)));
-  if (!v.empty()) std::memcpy(v.data(), DataOf(t), v.size() * sizeof(uint32_t));
-  return v;
-}
-
-// Everything a declined RunFused must leave as it was.
-struct Snapshot {
-  std::vector<Value> regs;
-  std::vector<uint64_t> refcounts;
-  std::vector<Dims> shapes;
-  std::vector<std::vector<uint32_t>> data;
-  uint64_t allocations;
-  uint64_t bytes_live;
-};
-
-enum class Path { kAvx2, kAvx512 };
-void PrintTo(Path p, std::ostream* os) { *os << (p == Path::kAvx2 ? "AVX2" : "AVX-512"); }
-
-class TensorFused : public ::testing::TestWithParam<Path> {
- protected:
-  void SetUp() override {
-    jit::Options options;
-    options.pretend_no_avx512 = GetParam() == Path::kAvx2;
-    jit_ = std::make_unique<jit::Jit>(options);
-    if (!jit_->available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
-    if (GetParam() == Path::kAvx512 && !jit_->has_avx512()) GTEST_SKIP() << "no AVX-512F";
-    if (GetParam() == Path::kAvx2) {
-      ASSERT_FALSE(jit_->has_avx512());
-    }
-    cx_ = std::make_unique<TensorContext>(heap_, jit_.get());
-    start_bytes_ = heap_.bytes_live();
-  }
-  void TearDown() override {
-    // Parked site buffers count as live until dropped.
-    heap_.DropParked();
-    EXPECT_EQ(heap_.bytes_live(), start_bytes_) << "something was leaked or not released";
-  }
-
-  Object* F32(const Dims& shape, std::mt19937& rng) {
-    Object* t = heap_.NewTensor(DType::kF32, shape);
-    EXPECT_NE(t, nullptr);
-    float* x = ElementsOf<float>(t);
-    for (int64_t i = 0; i < SizeOf(t); ++i) x[i] = RandomFloat(rng);
-    return t;
-  }
-  Object* F32(const Dims& shape, const std::vector<float>& values) {
-    Object* t = heap_.NewTensor(DType::kF32, shape);
-    EXPECT_NE(t, nullptr);
-    EXPECT_EQ(SizeOf(t), static_cast<int64_t>(values.size()));
-    if (!values.empty()) std::memcpy(DataOf(t), values.data(), values.size() * sizeof(float));
-    return t;
-  }
-
-  // The unfused chain on reference kernels, every leaf borrowed: an owned
-  // result.
-  Object* Reference(const FusedProgram& p, const Value* regs) {
-    TensorContext cx(heap_, nullptr);
-    std::vector<Object*> values;
-    std::vector<bool> owned;
-    for (const FusedLeaf& leaf : p.leaves) {
-      if (leaf.kind == Kind::kTensor) {
-        values.push_back(AsObject(regs[leaf.reg]));
-        owned.push_back(false);
-      } else {
-        values.push_back(FromScalar(cx, DType::kF32, regs[leaf.reg], leaf.kind == Kind::kFloat));
-        owned.push_back(true);
-      }
-      EXPECT_NE(values.back(), nullptr);
-    }
-    for (const FusedNode& n : p.nodes) {
-      Object* r = n.unary ? Unary(cx, static_cast<UnaryOp>(n.op), {values[n.a], false})
-                          : Binary(cx, static_cast<BinaryOp>(n.op), {values[n.a], false},
-                                   {values[n.b], false});
-      EXPECT_NE(r, nullptr);
-      values.push_back(r);
-      owned.push_back(true);
-    }
-    for (size_t v = 0; v + 1 < values.size(); ++v) {
-      if (owned[v]) heap_.Release(values[v]);
-    }
-    return values.back();
-  }
-
-  // Whether RunFused may decline this program because the JIT does not
-  // compile one of its transcendental ops (yet).
-  bool MayDecline(const FusedProgram& p) {
-    for (const FusedNode& n : p.nodes) {
-      if (n.unary && IsTranscendental(static_cast<UnaryOp>(n.op)) &&
-          jit_->UnaryF32(static_cast<UnaryOp>(n.op)) == nullptr) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  Snapshot Take(const FusedProgram& p, const Value* regs) {
-    Snapshot s;
-    s.regs.assign(regs, regs + kRegs);
-    for (const FusedLeaf& leaf : p.leaves) {
-      if (leaf.kind != Kind::kTensor) continue;
-      const Object* t = AsObject(regs[leaf.reg]);
-      s.refcounts.push_back(t->refcount);
-      s.shapes.push_back(ShapeVec(t));
-      s.data.push_back(Bits(t));
-    }
-    s.allocations = heap_.allocations();
-    s.bytes_live = heap_.bytes_live();
-    return s;
-  }
-  void ExpectUnchanged(const FusedProgram& p, const Value* regs, const Snapshot& s) {
-    EXPECT_EQ(std::vector<Value>(regs, regs + kRegs), s.regs);
-    size_t t = 0;
-    for (const FusedLeaf& leaf : p.leaves) {
-      if (leaf.kind != Kind::kTensor) continue;
-      const Object* o = AsObject(regs[leaf.reg]);
-      EXPECT_EQ(o->refcount, s.refcounts[t]) << "leaf r" << leaf.reg;
-      EXPECT_EQ(ShapeVec(o), s.shapes[t]);
-      EXPECT_EQ(Bits(o), s.data[t]) << "leaf r" << leaf.reg;
-      ++t;
-    }
-    EXPECT_EQ(heap_.allocations(), s.allocations);
-    EXPECT_EQ(heap_.bytes_live(), s.bytes_live);
-  }
-  // RunFused declines and touches nothing; then the registers' references
-  // are released (as the unfused block would end up doing).
-  void ExpectDeclines(TensorContext& cx, const FusedProgram& p, Value* regs,
-                      const std::string& what) {
-    SCOPED_TRACE(what);
-    const Snapshot s = Take(p, regs);
-    FusedKernelCache cache;
-    Value result = kNoResult;
-    EXPECT_FALSE(RunFused(cx, p, cache, 1, regs, &result));
-    EXPECT_EQ(result, kNoResult);
-    ExpectUnchanged(p, regs, s);
-  }
-  void ReleaseTensorRegs(const FusedProgram& p, Value* regs) {
-    for (const FusedLeaf& leaf : p.leaves) {
-      if (leaf.kind == Kind::kTensor && regs[leaf.reg] != 0) {
-        heap_.Release(AsObject(regs[leaf.reg]));
-        regs[leaf.reg] = 0;
-      }
-    }
-  }
-
-  static void ExpectSameTensor(const Object* got, const Object* want, const std::string& what) {
-    ASSERT_EQ(DTypeOf(got), DType::kF32) << what;
-    ASSERT_EQ(ShapeVec(got), ShapeVec(want)) << what;
-    const size_t bytes = static_cast<size_t>(SizeOf(want)) * sizeof(float);
-    if (std::memcmp(DataOf(got), DataOf(want), bytes) == 0) return;
-    const uint32_t* g = ElementsOf<uint32_t>(got);
-    const uint32_t* w = ElementsOf<uint32_t>(want);
-    for (int64_t i = 0; i < SizeOf(want); ++i) {
-      if (g[i] != w[i]) {
-        ADD_FAILURE() << what << ": element " << i << " of " << SizeOf(want) << " is 0x" << std::hex
-                      << g[i] << ", the unfused chain gives 0x" << w[i];
-        return;
-      }
-    }
-  }
-
-  Heap heap_{0};
-  std::unique_ptr<jit::Jit> jit_;
-  std::unique_ptr<TensorContext> cx_;
-  uint64_t start_bytes_ = 0;
-};
-
-FusedLeaf Leaf(uint16_t reg, bool moved = false, Kind kind = Kind::kTensor) {
-  FusedLeaf l;
-  l.reg = reg;
-  l.kind = kind;
-  l.moved = moved;
-  return l;
-}
-FusedNode Bin(BinaryOp op, uint16_t a, uint16_t b) {
-  FusedNode n;
-  n.op = static_cast<uint8_t>(op);
-  n.a = a;
-  n.b = b;
-  return n;
-}
-FusedNode Un(UnaryOp op, uint16_t a) {
-  FusedNode n;
-  n.unary = true;
-  n.op = static_cast<uint8_t>(op);
-  n.a = a;
-  return n;
-}
-std::vector<Value> Regs() { return std::vector<Value>(kRegs, kUnusedReg); }
 
 // ---- The property ----
 
@@ -405,10 +114,14 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
   std::mt19937 rng(GetParam() == Path::kAvx2 ? 20240601 : 20240602);
   constexpr int kPrograms = 200;
   constexpr int kInstances = 3;  // layouts per program, through one site's cache
-  int fused = 0, in_place = 0, tolerated = 0, rows = 0;
+  int fused = 0, in_place = 0, tolerated = 0, rows = 0, wheres = 0, bool_leaves = 0;
   for (int prog = 0; prog < kPrograms; ++prog) {
     const FusedProgram p = RandomProgram(rng);
     const bool may_decline = MayDecline(p);
+    const bool has_where =
+        std::any_of(p.nodes.begin(), p.nodes.end(), [](const FusedNode& n) { return n.where; });
+    const bool has_bool = std::any_of(p.leaves.begin(), p.leaves.end(),
+                                      [](const FusedLeaf& l) { return l.kind == Kind::kBool; });
     FusedKernelCache cache;
     const uint32_t site = 1 + static_cast<uint32_t>(prog % 4);
     for (int inst = 0; inst < kInstances; ++inst) {
@@ -443,7 +156,7 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
           shape.insert(shape.end(), full.end() - row_axes, full.end());
         }
         shapes += ShapeText(shape) + " ";
-        Object* t = F32(shape, rng);
+        Object* t = leaf.kind == Kind::kBool ? Bool(shape, rng) : F32(shape, rng);
         regs[leaf.reg] = FromObject(t);
         if (leaf.moved && rng() % 3 == 0) {
           Retain(FromObject(t));  // shared: cannot be reused
@@ -478,6 +191,8 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
       } else {
         ++fused;
         if (has_row) ++rows;
+        if (has_where) ++wheres;
+        if (has_bool) ++bool_leaves;
         Object* out = AsObject(result);
         ExpectSameTensor(out, expected, what);
         EXPECT_EQ(out->refcount, 1u);
@@ -485,7 +200,7 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
             std::find(candidates.begin(), candidates.end(), out) != candidates.end();
         if (candidates.empty()) {
           for (const FusedLeaf& leaf : p.leaves) {
-            if (leaf.kind == Kind::kTensor) {
+            if (IsTensor(leaf)) {
               EXPECT_NE(FromObject(out), leaf_regs_before[leaf.reg]);
             }
           }
@@ -496,7 +211,7 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
         }
         size_t t = 0;
         for (const FusedLeaf& leaf : p.leaves) {
-          if (leaf.kind != Kind::kTensor) {
+          if (!IsTensor(leaf)) {
             EXPECT_EQ(regs[leaf.reg], leaf_regs_before[leaf.reg]);
             continue;
           }
@@ -518,7 +233,7 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
         // those is the leaf's original data (checked by index).
         t = 0;
         for (const FusedLeaf& leaf : p.leaves) {
-          if (leaf.kind != Kind::kTensor) continue;
+          if (!IsTensor(leaf)) continue;
           Object* o = AsObject(leaf_regs_before[leaf.reg]);
           if (leaf.moved && std::find(extra.begin(), extra.end(), o) != extra.end()) {
             EXPECT_EQ(Bits(o), before.data[t]) << "shared moved leaf r" << leaf.reg;
@@ -529,7 +244,7 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
         ReleaseTensorRegs(p, regs.data());  // the borrowed ones (moved are cleared)
       }
       for (const FusedLeaf& leaf : p.leaves) {
-        if (leaf.kind == Kind::kTensor) {
+        if (IsTensor(leaf)) {
           EXPECT_EQ(regs[leaf.reg], Value{0});
         }
       }
@@ -547,11 +262,15 @@ TEST_P(TensorFused, RandomProgramsGiveTheUnfusedBits) {
   RecordProperty("fused", fused);
   RecordProperty("in_place", in_place);
   RecordProperty("rows", rows);
+  RecordProperty("where", wheres);
+  RecordProperty("bool_leaves", bool_leaves);
   RecordProperty("tolerated_declines", tolerated);
   RecordProperty("compile_ms", static_cast<int>(jit_->stats().compile_nanos / 1000000));
   EXPECT_GT(fused, kPrograms * kInstances / 2) << tolerated << " declined";
   EXPECT_GT(in_place, 20);
   EXPECT_GT(rows, 20);
+  EXPECT_GT(wheres, kPrograms * kInstances / 3);
+  EXPECT_GT(bool_leaves, 40);
 }
 
 // ---- Moved leaves ----
@@ -885,4 +604,4 @@ INSTANTIATE_TEST_SUITE_P(Isas, TensorFused, ::testing::Values(Path::kAvx2, Path:
                          });
 
 }  // namespace
-}  // namespace alea::vm
+}  // namespace alea::vm::fused_testing

@@ -360,6 +360,71 @@ void VectorEmitter::StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool ta
   cc_.jnz(next);
 }
 
+Mask VectorEmitter::LoadBoolBytes(const x86::Gp& base, bool tail) {
+  Mask mask;
+  x86::Vec wide = NewVec();  // one zero-extended byte per dword lane
+  if (avx512_) {
+    // Masked-off bytes of the tail are not read (EVEX fault suppression).
+    const x86::Mem m = x86::xmmword_ptr(base, i_);
+    if (tail) {
+      cc_.k(tail_k_).z().vpmovzxbd(wide, m);
+    } else {
+      cc_.vpmovzxbd(wide, m);
+    }
+    mask.k = cc_.newKw();
+    cc_.vptestmd(mask.k, wide, wide);
+    return mask;
+  }
+  if (!tail) {
+    cc_.vpmovzxbd(wide, x86::qword_ptr(base, i_));
+  } else {
+    // rem < 8 bytes: there is no masked byte load in AVX2, and reading 8
+    // could cross into an unmapped page, so the bytes are gathered into a
+    // GP register, last first (the first ends up in the low byte).
+    x86::Gp word = cc_.newGpq();
+    x86::Gp byte = cc_.newGpq();
+    x86::Gp p = cc_.newGpq();
+    x86::Gp count = cc_.newGpq();
+    cc_.xor_(word, word);
+    cc_.lea(p, x86::ptr(base, i_));
+    cc_.mov(count, rem_);
+    asmjit::Label next = cc_.newLabel();
+    cc_.bind(next);
+    cc_.shl(word, 8);
+    cc_.movzx(byte.r32(), x86::byte_ptr(p, count, 0, -1));
+    cc_.or_(word, byte);
+    cc_.dec(count);
+    cc_.jnz(next);
+    x86::Xmm bytes = cc_.newXmm();
+    cc_.vmovq(bytes, word);
+    cc_.vpmovzxbd(wide, bytes);
+  }
+  // Zero-extended bytes are >= 0, so "nonzero" is "greater than 0": all-ones
+  // lanes where true.
+  mask.v = NewVec();
+  cc_.vpcmpgtd(mask.v, wide, Const(0));
+  return mask;
+}
+
+Mask VectorEmitter::BroadcastBoolByte(const x86::Gp& p) {
+  // 0 or all-ones: -(byte != 0).
+  x86::Gp bits = cc_.newGpd();
+  cc_.xor_(bits, bits);
+  cc_.cmp(x86::byte_ptr(p), 0);
+  cc_.setne(bits.r8());
+  cc_.neg(bits);
+  Mask mask;
+  if (avx512_) {
+    mask.k = cc_.newKw();
+    cc_.kmovw(mask.k, bits);
+  } else {
+    mask.v = NewVec();
+    cc_.vmovd(mask.v.xmm(), bits);
+    cc_.vpbroadcastd(mask.v, mask.v.xmm());
+  }
+  return mask;
+}
+
 void VectorEmitter::AddI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b) {
   cc_.emit(x86::Inst::kIdVpaddd, dst, a, b);
 }

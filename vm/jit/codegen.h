@@ -120,6 +120,13 @@ class VectorEmitter {
   // Bool bytes (0 or 1) of a mask at [out + index()], width bytes (tail: the
   // remaining ones).
   void StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail);
+  // The mask of bool bytes at [base + index()] (a lane is true where its byte
+  // is nonzero, as the reference's `mask ? a : b`): width bytes, or in the
+  // tail step the remaining ones, never a byte past them.
+  Mask LoadBoolBytes(const x86::Gp& base, bool tail);
+  // A mask whose every lane is the truth of the one byte at [p] (a one-element
+  // bool operand).
+  Mask BroadcastBoolByte(const x86::Gp& p);
 
   // Integer lane operations on the f32 bits (the math functions' exponent
   // handling): dst = a + b, a - b (32-bit lanes), shifts by an immediate,

@@ -3,10 +3,14 @@
 // order in registers, and stores the last node. Every node is the same
 // VectorEmitter operation the single-op kernels use, each rounded once to
 // f32, so the result is bitwise the unfused chain's (an f32 temporary in
-// memory and one in a register hold the same bits).
+// memory and one in a register hold the same bits). Mask values (bool
+// leaves, comparisons) live as codegen::Mask; `where` is a Select, which
+// moves its operands' bits unchanged as the reference does. A bool leaf's
+// inputs[] pointer is its first byte (tensor_fused.cc).
 #include <asmjit/x86.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,33 +26,62 @@ namespace {
 using kernels::BinaryOp;
 using kernels::UnaryOp;
 
-bool Supported(const FusedProgram& p) {
+// Whether each value is a mask (else an f32), when every node's operands are
+// earlier values of the types it takes, its op one the emitter has, and the
+// result an f32 (the checks of vm.cc Verify, repeated because a program may
+// come from elsewhere, e.g. a test); nullopt otherwise.
+std::optional<std::vector<bool>> ValueTypes(const FusedProgram& p) {
   const size_t leaves = p.leaves.size();
   if (leaves == 0 || leaves > static_cast<size_t>(Jit::kMaxFusedLeaves) || p.nodes.empty() ||
       p.nodes.size() > static_cast<size_t>(Jit::kMaxFusedNodes)) {
-    return false;
+    return std::nullopt;
   }
-  for (size_t j = 0; j < p.nodes.size(); ++j) {
-    const FusedNode& node = p.nodes[j];
-    const size_t defined = leaves + j;  // values a node may read
-    if (node.a >= defined || (!node.unary && node.b >= defined)) return false;
-    if (node.unary ? !codegen::VectorEmitter::SupportsUnary(static_cast<UnaryOp>(node.op))
-                   : !codegen::VectorEmitter::SupportsBinary(static_cast<BinaryOp>(node.op))) {
-      return false;
+  std::vector<bool> is_mask;
+  for (const FusedLeaf& leaf : p.leaves) {
+    if (leaf.kind > FusedLeaf::Kind::kBool) return std::nullopt;
+    is_mask.push_back(leaf.kind == FusedLeaf::Kind::kBool);
+  }
+  for (const FusedNode& node : p.nodes) {
+    const size_t defined = is_mask.size();
+    auto value = [&](uint16_t v, bool mask) { return v < defined && is_mask[v] == mask; };
+    bool ok = false, mask = false;
+    if (node.where) {
+      ok = !node.unary && value(node.a, true) && value(node.b, false) && value(node.c, false);
+    } else if (node.unary) {
+      ok = node.op <= static_cast<uint8_t>(UnaryOp::kRelu) &&
+           codegen::VectorEmitter::SupportsUnary(static_cast<UnaryOp>(node.op)) &&
+           value(node.a, false);
+    } else {
+      const auto op = static_cast<BinaryOp>(node.op);
+      mask = node.op <= static_cast<uint8_t>(BinaryOp::kGe) && kernels::IsComparison(op);
+      ok = (mask || codegen::VectorEmitter::SupportsBinary(op)) && value(node.a, false) &&
+           value(node.b, false);
     }
+    if (!ok) return std::nullopt;
+    is_mask.push_back(mask);
   }
-  return true;
+  if (is_mask.back()) return std::nullopt;
+  return is_mask;
 }
 
-// The cache key: the layout of each leaf and the node list (registers and
-// leaf kinds do not change the code).
+// The cache key: the layout and type of each leaf and the node list
+// (registers and the kind of an f32 leaf do not change the code).
 std::string Key(const FusedProgram& p, uint32_t scalar_leaves) {
   std::string key = absl::StrCat("fused:", p.leaves.size(), ":", scalar_leaves, ":");
+  for (const FusedLeaf& leaf : p.leaves) key += leaf.kind == FusedLeaf::Kind::kBool ? 'm' : 'f';
+  key += ':';
   for (const FusedNode& node : p.nodes) {
-    absl::StrAppend(&key, node.unary ? "u" : "b", node.op, ",", node.a, ",", node.b, ";");
+    const char* kind = node.where ? "w" : node.unary ? "u" : "b";
+    absl::StrAppend(&key, kind, node.op, ",", node.a, ",", node.b, ",", node.c, ";");
   }
   return key;
 }
+
+// A value in registers: v for an f32, m for a mask.
+struct Value {
+  x86::Vec v;
+  codegen::Mask m;
+};
 
 void* Compile(asmjit::JitRuntime& runtime, const FusedProgram& p, uint32_t scalar_leaves,
               bool avx512, bool inject_error) {
@@ -65,36 +98,48 @@ void* Compile(asmjit::JitRuntime& runtime, const FusedProgram& p, uint32_t scala
         const size_t leaves = p.leaves.size();
         // Scalars are broadcast once; vector leaves keep their base pointer.
         std::vector<x86::Gp> base(leaves);
-        std::vector<x86::Vec> scalar(leaves);
+        std::vector<Value> scalar(leaves);
         for (size_t l = 0; l < leaves; ++l) {
           base[l] = cc.newGpq();
           cc.mov(base[l], x86::ptr(inputs, static_cast<int32_t>(l * sizeof(void*))));
-          if (scalar_leaves & (1u << l)) {
-            scalar[l] = e.NewVec();
-            e.Broadcast(scalar[l], x86::dword_ptr(base[l]));
+          if ((scalar_leaves & (1u << l)) == 0) continue;
+          if (p.leaves[l].kind == FusedLeaf::Kind::kBool) {
+            scalar[l].m = e.BroadcastBoolByte(base[l]);
+          } else {
+            scalar[l].v = e.NewVec();
+            e.Broadcast(scalar[l].v, x86::dword_ptr(base[l]));
           }
         }
         e.Loop(n, [&](bool tail) {
-          std::vector<x86::Vec> values(leaves + p.nodes.size());
+          std::vector<Value> values(leaves + p.nodes.size());
           for (size_t l = 0; l < leaves; ++l) {
             if (scalar_leaves & (1u << l)) {
               values[l] = scalar[l];
+            } else if (p.leaves[l].kind == FusedLeaf::Kind::kBool) {
+              values[l].m = e.LoadBoolBytes(base[l], tail);
             } else {
-              values[l] = e.NewVec();
-              e.Load(values[l], e.Elem(base[l]), tail);
+              values[l].v = e.NewVec();
+              e.Load(values[l].v, e.Elem(base[l]), tail);
             }
           }
           for (size_t j = 0; j < p.nodes.size(); ++j) {
             const FusedNode& node = p.nodes[j];
-            x86::Vec dst = e.NewVec();
-            if (node.unary) {
-              e.Unary(static_cast<UnaryOp>(node.op), dst, values[node.a]);
+            Value& dst = values[leaves + j];
+            if (node.where) {
+              dst.v = e.NewVec();
+              e.Select(dst.v, values[node.a].m, values[node.b].v, values[node.c].v);
+            } else if (node.unary) {
+              dst.v = e.NewVec();
+              e.Unary(static_cast<UnaryOp>(node.op), dst.v, values[node.a].v);
+            } else if (kernels::IsComparison(static_cast<BinaryOp>(node.op))) {
+              dst.m =
+                  e.CompareOp(static_cast<BinaryOp>(node.op), values[node.a].v, values[node.b].v);
             } else {
-              e.Binary(static_cast<BinaryOp>(node.op), dst, values[node.a], values[node.b]);
+              dst.v = e.NewVec();
+              e.Binary(static_cast<BinaryOp>(node.op), dst.v, values[node.a].v, values[node.b].v);
             }
-            values[leaves + j] = dst;
           }
-          e.Store(e.Elem(out), values.back(), tail);
+          e.Store(e.Elem(out), values.back().v, tail);
         });
       });
 }
@@ -102,7 +147,7 @@ void* Compile(asmjit::JitRuntime& runtime, const FusedProgram& p, uint32_t scala
 }  // namespace
 
 FusedF32Fn Jit::FusedF32(const FusedProgram& program, uint32_t scalar_leaves, Isa isa) {
-  if (!Supported(program)) return nullptr;
+  if (!ValueTypes(program)) return nullptr;
   return reinterpret_cast<FusedF32Fn>(
       Cached(Key(program, scalar_leaves), isa, [&](bool avx512, bool inject_error) {
         return Compile(impl().runtime, program, scalar_leaves, avx512, inject_error);

@@ -50,8 +50,9 @@ using CompareF32Fn = void (*)(const float* a, const float* b, uint8_t* out, int6
 using UnaryF32Fn = void (*)(const float* in, float* out, int64_t n);
 
 // A fused program (vm/bytecode.h FusedProgram) over n elements: inputs[l] is
-// leaf l's first element; a leaf whose bit is set in `scalar_leaves` is one
-// f32 broadcast to every element, any other a contiguous run of n.
+// leaf l's first element (f32, or bool bytes for a kBool leaf, passed through
+// the same pointer array); a leaf whose bit is set in `scalar_leaves` is one
+// element broadcast to every element, any other a contiguous run of n.
 using FusedF32Fn = void (*)(const float* const* inputs, float* out, int64_t n);
 // The reduction `op` (kSum, kMax or kMin) of in[0..n) in the order of
 // kernels/reduce.h (chunks, 16 lanes, tree, chunks left to right).
@@ -95,8 +96,9 @@ class Jit {
   BinaryF32Fn BinaryF32(kernels::BinaryOp op, Layout layout, Isa isa = Isa::kAuto);
   CompareF32Fn CompareF32(kernels::BinaryOp op, Layout layout, Isa isa = Isa::kAuto);
   UnaryF32Fn UnaryF32(kernels::UnaryOp op, Isa isa = Isa::kAuto);
-  // Programs with at most kMaxFusedLeaves leaves and kMaxFusedNodes nodes,
-  // every node an op that UnaryF32/BinaryF32 compile.
+  // Programs with at most kMaxFusedLeaves leaves and kMaxFusedNodes nodes:
+  // f32 arithmetic and unary ops, comparisons to masks, `where` on a mask;
+  // an ill-typed program gives nullptr.
   static constexpr int kMaxFusedLeaves = 16;
   static constexpr int kMaxFusedNodes = 64;
   FusedF32Fn FusedF32(const FusedProgram& program, uint32_t scalar_leaves, Isa isa = Isa::kAuto);

@@ -17,12 +17,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tests/vm/jit/jit_test_values.h"
 #include "vm/dtype.h"
 #include "vm/jit/jit.h"
 #include "vm/kernels/elementwise.h"
 
 namespace alea::vm::jit {
 namespace {
+
+using namespace jit::testing_values;  // NOLINT: the shared test values
 
 using kernels::BinaryOp;
 using kernels::UnaryOp;
@@ -37,13 +40,8 @@ constexpr UnaryOp kMath[] = {UnaryOp::kExp, UnaryOp::kLog, UnaryOp::kTanh, Unary
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements
-constexpr uint32_t kSentinelBits = 0x7fbadbadu;
 
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
-float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
-
-const char* Name(Isa isa) { return isa == Isa::kAvx512 ? "avx512" : "avx2"; }
-const char* Name(Layout l) {
+const char* LayoutName(Layout l) {
   switch (l) {
     case Layout::kVectorVector:
       return "vv";
@@ -54,18 +52,6 @@ const char* Name(Layout l) {
   }
   return "?";
 }
-
-// Values that stress the ops' special cases, as bit patterns.
-constexpr uint32_t kSpecial[] = {
-    0x00000000, 0x80000000,                          // +-0
-    0x7f800000, 0xff800000,                          // +-inf
-    0x7fc00000, 0xffc00000, 0x7fc12345, 0xffd54321,  // quiet NaNs, payloads
-    0x7f800001, 0xff812345, 0x7fbfffff,              // signalling NaNs
-    0x00000001, 0x80000001, 0x007fffff, 0x807fffff,  // subnormals
-    0x00400000, 0x00800000, 0x80800000,              // subnormal, +-FLT_MIN
-    0x7f7fffff, 0xff7fffff,                          // +-FLT_MAX
-    0x3f800000, 0xbf800000, 0x40000000, 0x3f000000,  // 1 -1 2 0.5
-};
 
 class Values {
  public:
@@ -153,10 +139,10 @@ TEST_P(ElementwiseJitTest, BinaryMatchesReferenceBitForBit) {
   for (BinaryOp op : kArith) {
     for (Layout layout : kLayouts) {
       BinaryF32Fn fn = jit_.BinaryF32(op, layout, GetParam());
-      ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << Name(layout);
+      ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << LayoutName(layout);
       for (int64_t n : kSizes) {
-        const std::string what =
-            absl::StrCat(kernels::Spelling(op), " ", Name(layout), " ", Name(GetParam()), " n=", n);
+        const std::string what = absl::StrCat(kernels::Spelling(op), " ", LayoutName(layout), " ",
+                                              Name(GetParam()), " n=", n);
         // Scalar operands are vectors of one element (plus room for n == 0).
         const int64_t na = layout == Layout::kScalarVector ? 1 : n;
         const int64_t nb = layout == Layout::kVectorScalar ? 1 : n;
@@ -199,10 +185,10 @@ TEST_P(ElementwiseJitTest, CompareMatchesReferenceBitForBit) {
   for (BinaryOp op : kCompares) {
     for (Layout layout : kLayouts) {
       CompareF32Fn fn = jit_.CompareF32(op, layout, GetParam());
-      ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << Name(layout);
+      ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << LayoutName(layout);
       for (int64_t n : kSizes) {
-        const std::string what =
-            absl::StrCat(kernels::Spelling(op), " ", Name(layout), " ", Name(GetParam()), " n=", n);
+        const std::string what = absl::StrCat(kernels::Spelling(op), " ", LayoutName(layout), " ",
+                                              Name(GetParam()), " n=", n);
         const int64_t na = layout == Layout::kScalarVector ? 1 : n;
         const int64_t nb = layout == Layout::kVectorScalar ? 1 : n;
         std::vector<float> a = values.Vector(na);
@@ -321,10 +307,7 @@ TEST_P(ElementwiseJitTest, RandomLengthsAgreeWithReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, ElementwiseJitTest, testing::Values(Isa::kAvx2, Isa::kAvx512),
-                         [](const testing::TestParamInfo<Isa>& info) {
-                           return std::string(Name(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Isas, ElementwiseJitTest, kBothIsas, IsaParamName);
 
 TEST(JitTest, KernelsAreCachedPerOpLayoutAndIsa) {
   Jit jit;

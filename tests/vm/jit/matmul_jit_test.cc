@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tests/vm/jit/jit_test_values.h"
 #include "vm/dtype.h"
 #include "vm/jit/jit.h"
 #include "vm/kernels/matmul.h"
@@ -26,24 +27,10 @@
 namespace alea::vm::jit {
 namespace {
 
+using namespace jit::testing_values;  // NOLINT: the shared test values
+
 constexpr int kSentinels = 40;
-constexpr uint32_t kSentinelBits = 0x7fbadbadu;
 constexpr uint32_t kGarbageBits = 0xffc0dead;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
-float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
-
-const char* Name(Isa isa) { return isa == Isa::kAvx512 ? "avx512" : "avx2"; }
-
-constexpr uint32_t kSpecial[] = {
-    0x00000000, 0x80000000,                          // +-0
-    0x7f800000, 0xff800000,                          // +-inf
-    0x7fc00000, 0xffc00000, 0x7fc12345, 0xffd54321,  // quiet NaNs, payloads
-    0x7f800001, 0xff812345, 0x7fbfffff,              // signalling NaNs
-    0x00000001, 0x80000001, 0x007fffff, 0x807fffff,  // subnormals
-    0x00800000, 0x80800000,                          // +-FLT_MIN
-    0x7f7fffff, 0xff7fffff,                          // +-FLT_MAX
-};
 
 class Values {
  public:
@@ -237,10 +224,7 @@ TEST_P(MatMulJitTest, ReusedAcrossShapes) {
   CheckAll({{300, 400, 200}, {3, 4, 5}, {200, 300, 400}, {29, 770, 65}}, 7);
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, MatMulJitTest, testing::Values(Isa::kAvx2, Isa::kAvx512),
-                         [](const testing::TestParamInfo<Isa>& info) {
-                           return std::string(Name(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Isas, MatMulJitTest, kBothIsas, IsaParamName);
 
 TEST(MatMulJitOptionsTest, AutoMatchesReference) {
   Jit jit;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "tests/vm/jit/jit_test_values.h"
 #include "vm/dtype.h"
 #include "vm/jit/jit.h"
 #include "vm/kernels/reduce.h"
@@ -31,15 +32,14 @@
 namespace alea::vm::jit {
 namespace {
 
+using namespace jit::testing_values;  // NOLINT: the shared test values
+using jit::testing_values::Name;      // beside the local overloads
+
 using kernels::kReduceChunk;
 using kernels::ReduceOp;
 
 constexpr ReduceOp kOps[] = {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin};
 
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
-float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
-
-const char* Name(Isa isa) { return isa == Isa::kAvx512 ? "avx512" : "avx2"; }
 const char* Name(ReduceOp op) {
   switch (op) {
     case ReduceOp::kSum:
@@ -87,16 +87,6 @@ const char* Name(Mix m) {
   }
   return "?";
 }
-
-constexpr uint32_t kSpecial[] = {
-    0x00000000, 0x80000000,                          // +-0
-    0x7f800000, 0xff800000,                          // +-inf
-    0x7fc00000, 0xffc00000, 0x7fc12345, 0xffd54321,  // quiet NaNs, payloads
-    0x7f800001, 0xff812345, 0x7fbfffff,              // signalling NaNs
-    0x00000001, 0x80000001, 0x007fffff, 0x807fffff,  // subnormals
-    0x7f7fffff, 0xff7fffff,                          // +-FLT_MAX
-    0x3f800000, 0xbf800000, 0x40000000, 0x3f000000,  // 1 -1 2 0.5
-};
 
 class Values {
  public:
@@ -217,7 +207,9 @@ TEST_P(ReduceJitTest, MatchesReferenceBitForBit) {
 TEST_P(ReduceJitTest, EveryAlignmentMatchesReference) {
   Values values(606);
   const int64_t max_n = 5 * kReduceChunk + 40;
-  float* buffer = static_cast<float*>(std::aligned_alloc(64, (max_n + 16) * sizeof(float)));
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  const size_t bytes = ((max_n + 16) * sizeof(float) + 63) / 64 * 64;
+  float* buffer = static_cast<float*>(std::aligned_alloc(64, bytes));
   ASSERT_NE(buffer, nullptr);
   for (int shift = 0; shift < 16; ++shift) {
     for (int64_t n : {int64_t{1}, int64_t{16}, int64_t{37}, kReduceChunk + 1, 4 * kReduceChunk,
@@ -379,10 +371,7 @@ TEST(ReduceJitPathsTest, PathsAgree) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, ReduceJitTest, testing::Values(Isa::kAvx2, Isa::kAvx512),
-                         [](const testing::TestParamInfo<Isa>& info) {
-                           return std::string(Name(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Isas, ReduceJitTest, kBothIsas, IsaParamName);
 
 TEST(ReduceJitOptionsTest, WithoutAvx2EveryRequestFails) {
   Jit jit(Options{.pretend_no_avx2 = true});
