@@ -133,7 +133,7 @@ class TensorBuilder {
 absl::StatusOr<Value> Native_t_full(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[2]);
   if (!dtype.ok()) return dtype.status();
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   const std::optional<uint32_t> bits = IntBits(cx, *dtype, AsInt(args[1]));
   if (!bits) return ctx.Fail(cx);
   return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), *bits));
@@ -145,7 +145,7 @@ absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args)
   if (*dtype != DType::kF32) {
     return ctx.Fail(RuntimeErrorId::kBadCall, "`full` of a Float with an integer dtype");
   }
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(vm::AsFloat(args[1])));
   return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), bits));
 }
@@ -153,7 +153,7 @@ absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args)
 absl::StatusOr<Value> Native_t_arange(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[2]);
   if (!dtype.ok()) return dtype.status();
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Arange(cx, *dtype, AsInt(args[0]), AsInt(args[1])));
 }
 
@@ -198,7 +198,7 @@ absl::StatusOr<Value> Native_t_tensor(vm::NativeContext& ctx, const Value* args)
       v = Slots(a)[0];
     }
   }
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   if (depth > vm::kMaxRank) {
     cx.Fail(RuntimeErrorId::kBadShape, vm::ShapeString(shape));
     return ctx.Fail(cx);
@@ -228,22 +228,22 @@ absl::StatusOr<Value> Native_t_len(vm::NativeContext& ctx, const Value* args) {
 }
 
 absl::StatusOr<Value> Native_t_reshape(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Reshape(cx, {AsObject(args[0]), false}, ShapeFromIntArray(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_transpose(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Transpose(cx, AsObject(args[0])));
 }
 
 absl::StatusOr<Value> Native_t_index(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Index(cx, AsObject(args[0]), AsInt(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_slice(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Slice(cx, AsObject(args[0]), AsInt(args[1]), AsInt(args[2])));
 }
 
@@ -253,7 +253,7 @@ absl::StatusOr<Value> Native_t_concat(vm::NativeContext& ctx, const Value* args)
   // slots as pointers) keeps this free of aliasing assumptions.
   absl::InlinedVector<const Object*, 8> tensors(xs->length);
   for (uint64_t i = 0; i < xs->length; ++i) tensors[i] = AsObject(Slots(xs)[i]);
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Concat(cx, tensors, AsInt(args[1])));
 }
 
@@ -278,31 +278,31 @@ absl::StatusOr<Value> Native_t_item(vm::NativeContext& ctx, const Value* args) {
 absl::StatusOr<Value> Native_t_cast(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[1]);
   if (!dtype.ok()) return dtype.status();
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Cast(cx, {AsObject(args[0]), false}, *dtype));
 }
 
 absl::StatusOr<Value> Native_t_reduce(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
-  TensorContext cx(ctx.heap(), ctx.tensor_jit());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), std::nullopt));
 }
 
 absl::StatusOr<Value> Native_t_reduce_axis(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
-  TensorContext cx(ctx.heap(), ctx.tensor_jit());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
 }
 
 absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::Where(cx, AsObject(args[0]), AsObject(args[1]), AsObject(args[2])));
 }
 
 absl::StatusOr<Value> Native_t_matmul(vm::NativeContext& ctx, const Value* args) {
-  TensorContext cx(ctx.heap(), ctx.tensor_jit());
+  TensorContext cx = ctx.tensors();
   return Result(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
 }
 
@@ -316,7 +316,7 @@ absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* arg
     return ctx.Fail(RuntimeErrorId::kNpyDType, path, vm::DTypeName(npy->dtype),
                     vm::DTypeName(*dtype));
   }
-  TensorContext cx(ctx.heap());
+  TensorContext cx = ctx.tensors();
   Object* out = cx.New(*dtype, npy->shape);
   if (out == nullptr) return ctx.Fail(cx);
   if (!npy->data.empty()) std::memcpy(vm::DataOf(out), npy->data.data(), npy->data.size());

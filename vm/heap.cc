@@ -59,8 +59,12 @@ std::nullptr_t Heap::Refuse(uint64_t bytes, bool by_budget) {
   return nullptr;
 }
 
-bool Heap::WithinBudget(uint64_t bytes) const {
-  return max_bytes_ == 0 || bytes_live_ + bytes <= max_bytes_;
+bool Heap::WithinBudget(uint64_t bytes) {
+  // Parked tensors are memory the heap holds: they count against the budget
+  // until they are given up for this allocation.
+  if (max_bytes_ == 0 || bytes_live_ + parked_bytes_ + bytes <= max_bytes_) return true;
+  DropParked();
+  return bytes_live_ + bytes <= max_bytes_;
 }
 
 void Heap::Count(uint64_t bytes) {
@@ -132,13 +136,21 @@ Heap::~Heap() {
   for (const SpareBlock& s : spare_blocks_) std::free(s.block);
 }
 
+void Heap::Unpark(Object* o) {
+  const uint64_t bytes = SizeOf(o);
+  parked_bytes_ -= bytes;
+  bytes_live_ += bytes;
+}
+
 void Heap::DropParked() {
   if (parked_count_ == 0) return;
   for (Object*& o : parked_) {
     if (o == nullptr) continue;
     Head(o)->home = 0;  // frees for good
-    Free(o);
+    Object* dead = o;
     o = nullptr;
+    Unpark(dead);
+    Free(dead);
   }
   parked_count_ = 0;
 }
@@ -148,8 +160,10 @@ Object* Heap::NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> 
     Object* o = parked_[site];
     parked_[site] = nullptr;
     --parked_count_;
+    Unpark(o);
     if (DTypeOf(o) == dtype && ShapeOf(o) == shape) {
       o->refcount = 1;
+      if (bytes_live_ > peak_bytes_) peak_bytes_ = bytes_live_;
       return o;
     }
     Head(o)->home = 0;
@@ -167,10 +181,7 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   if (count < 0 || bytes > kMaxObjectBytes) {
     return Refuse(count < 0 ? std::numeric_limits<uint64_t>::max() : bytes, false);
   }
-  if (!WithinBudget(bytes)) {
-    DropParked();
-    if (!WithinBudget(bytes)) return Refuse(bytes, true);
-  }
+  if (!WithinBudget(bytes)) return Refuse(bytes, true);
   // Not calloc: most results overwrite every element, and zeroing a large
   // buffer twice would cost a pass over memory.
   Object* o = nullptr;
@@ -239,8 +250,12 @@ void Heap::Free(Object* root) {
       const uint32_t site = Head(o)->home;
       if (site >= parked_.size()) parked_.resize(site + 1, nullptr);
       if (parked_[site] == nullptr) {
-        parked_[site] = o;  // still live memory, but no value refers to it
+        // Not a value any more: its bytes move from live to parked.
+        parked_[site] = o;
         ++parked_count_;
+        const uint64_t bytes = SizeOf(o);
+        bytes_live_ -= bytes;
+        parked_bytes_ += bytes;
         continue;
       }
     }

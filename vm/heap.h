@@ -37,10 +37,11 @@ class Heap {
   // its output buffer between executions): the tensor this site made last
   // time, if it has died since and has this dtype and shape, is reused (not
   // an allocation); otherwise a new one that will be parked at the site when
-  // it dies. Parked tensors are given up before the budget refuses anything.
+  // it dies. Parked tensors count against the budget but not in bytes_live();
+  // they are given up before the budget refuses anything.
   Object* NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> shape);
-  // Frees every parked tensor (their bytes count as live while parked): when
-  // the sites go away (a new module) or the budget needs the room.
+  // Frees every parked tensor (they count against the budget, not as live
+  // bytes): when the sites go away (a new module) or the budget needs room.
   void DropParked();
   // A RandState (vm/randstate.h) holding `state`, unconsumed, with no
   // creation site (as the host makes one; opcodes then record theirs).
@@ -69,7 +70,8 @@ class Heap {
   // The accounting every allocation shares: a refusal (by the budget or the
   // system) recorded for the error report, the budget test, and a success.
   std::nullptr_t Refuse(uint64_t bytes, bool by_budget);
-  bool WithinBudget(uint64_t bytes) const;
+  // Gives up the parked tensors when only they stand in the way.
+  bool WithinBudget(uint64_t bytes);
   void Count(uint64_t bytes);
   void Free(Object* o);
   void KeepSpare(void* block, uint64_t bytes);
@@ -94,6 +96,9 @@ class Heap {
   uint64_t spare_bytes_ = 0;
   std::vector<Object*> parked_;  // by site: a dead tensor the site made, or null
   size_t parked_count_ = 0;
+  uint64_t parked_bytes_ = 0;  // not in bytes_live_: no value refers to them
+  // A parked tensor's bytes back to live (before it is reused or freed).
+  void Unpark(Object* o);
 };
 
 }  // namespace alea::vm

@@ -573,17 +573,23 @@ bool Vm::Execute(Value* result) {
   }
 
   // ---- Tensors (interpreter_tensors.cc) ----
-#define ALEA_BINARY(name, opcode, spelling, semantics)                                      \
-  CASE(opcode) {                                                                            \
-    SAVE();                                                                                 \
-    if (!TensorBinary(static_cast<uint8_t>(kernels::BinaryOp::k##name), ins, R)) goto fail; \
-    DISPATCH();                                                                             \
+  // The running instruction's output-buffer site (pc is one past it).
+#define SITE() (fp->fn->first_site + static_cast<uint32_t>(pc - 1 - fp->fn->code))
+#define ALEA_BINARY(name, opcode, spelling, semantics)                                     \
+  CASE(opcode) {                                                                           \
+    SAVE();                                                                                \
+    if (!TensorBinary(static_cast<uint8_t>(kernels::BinaryOp::k##name), ins, R, SITE())) { \
+      goto fail;                                                                           \
+    }                                                                                      \
+    DISPATCH();                                                                            \
   }
-#define ALEA_UNARY(name, opcode, spelling, semantics)                                     \
-  CASE(opcode) {                                                                          \
-    SAVE();                                                                               \
-    if (!TensorUnary(static_cast<uint8_t>(kernels::UnaryOp::k##name), ins, R)) goto fail; \
-    DISPATCH();                                                                           \
+#define ALEA_UNARY(name, opcode, spelling, semantics)                                    \
+  CASE(opcode) {                                                                         \
+    SAVE();                                                                              \
+    if (!TensorUnary(static_cast<uint8_t>(kernels::UnaryOp::k##name), ins, R, SITE())) { \
+      goto fail;                                                                         \
+    }                                                                                    \
+    DISPATCH();                                                                          \
   }
 #include "vm/kernels/elementwise_ops.def"
 #undef ALEA_BINARY
@@ -603,7 +609,7 @@ bool Vm::Execute(Value* result) {
   }
   CASE(SCALAR_T) {
     SAVE();
-    if (!TensorScalar(ins, R)) goto fail;
+    if (!TensorScalar(ins, R, SITE())) goto fail;
     DISPATCH();
   }
 
@@ -665,6 +671,7 @@ Unwind();
 return false;
 
 #undef SAVE
+#undef SITE
 #undef RELOAD
 #undef RAISE
 #undef A

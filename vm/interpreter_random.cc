@@ -209,6 +209,8 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
   }
   const Value* args = r + ins.b;  // args[0] is the state
   TensorContext cx(heap_);
+  // This sampler's output buffer is reused once its last result has died.
+  cx.set_site(funcs_[here.function].first_site + here.pc);
   Object* out = nullptr;
   // Validation and allocation; the elements are filled below, once nothing
   // can fail any more.

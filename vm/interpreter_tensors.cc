@@ -24,7 +24,7 @@ void Vm::RaiseTensorFailure(TensorContext& cx) {
   }
 }
 
-bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r) {
+bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r, uint32_t site) {
   // A moved operand leaves its register before the call, so the register is
   // null if the operation fails (unwinding must not release it again).
   TensorArg a{AsObject(r[ins.b]), (ins.x & 1) != 0};
@@ -34,6 +34,7 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r) {
   if (a.owned) r[ins.b] = 0;
   if (b.owned) r[ins.c] = 0;
   TensorContext cx(heap_, TensorJit());
+  cx.set_site(site);
   Object* out = Binary(cx, static_cast<kernels::BinaryOp>(op), a, b);
   if (out == nullptr) {
     RaiseTensorFailure(cx);
@@ -43,10 +44,11 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r) {
   return true;
 }
 
-bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r) {
+bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r, uint32_t site) {
   TensorArg x{AsObject(r[ins.b]), (ins.x & 1) != 0};
   if (x.owned) r[ins.b] = 0;
   TensorContext cx(heap_, TensorJit());
+  cx.set_site(site);
   Object* out = Unary(cx, static_cast<kernels::UnaryOp>(op), x);
   if (out == nullptr) {
     RaiseTensorFailure(cx);
@@ -56,8 +58,9 @@ bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r) {
   return true;
 }
 
-bool Vm::TensorScalar(Instr ins, Value* r) {
+bool Vm::TensorScalar(Instr ins, Value* r, uint32_t site) {
   TensorContext cx(heap_);
+  cx.set_site(site);
   if (ins.c > static_cast<uint16_t>(DType::kBool)) {
     Raise(RuntimeErrorId::kBadCall, "SCALAR_T with an unknown dtype");
     return false;

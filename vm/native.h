@@ -39,8 +39,9 @@ class NativeContext {
  public:
   Heap& heap();
   const Module& module() const;
-  // The VM's tensor JIT when it may be used (else null): for TensorContext.
-  jit::Jit* tensor_jit();
+  // A TensorContext for this call: the VM's JIT (when it may be used) and
+  // this call site's output buffer (Heap::NewTensorAt).
+  TensorContext tensors();
 
   // From the calling function's register map: whether argument i (0-based)
   // and the result hold references.

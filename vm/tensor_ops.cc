@@ -125,7 +125,7 @@ bool UnarySupports(kernels::UnaryOp op, DType dtype) {
 }  // namespace
 
 Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
-  Object* t = heap_.NewTensor(dtype, shape);
+  Object* t = site_ != 0 ? heap_.NewTensorAt(site_, dtype, shape) : heap_.NewTensor(dtype, shape);
   if (t != nullptr) return t;
   if (ElementCount(dtype, shape) < 0) return Fail(RuntimeErrorId::kBadShape, ShapeString(shape));
   return OutOfMemory();

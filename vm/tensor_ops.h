@@ -39,6 +39,9 @@ class TensorContext {
   explicit TensorContext(Heap& heap, jit::Jit* jit = nullptr) : heap_(heap), jit_(jit) {}
   Heap& heap() { return heap_; }
   jit::Jit* jit() const { return jit_; }
+  // The instruction site whose results New makes (Heap::NewTensorAt: its
+  // last dead result is reused); 0: none.
+  void set_site(uint32_t site) { site_ = site; }
 
   // A tensor of `shape` with uninitialized elements; nullptr (out of memory,
   // or an invalid shape: kBadShape) with the failure recorded.
@@ -63,6 +66,7 @@ class TensorContext {
  private:
   Heap& heap_;
   jit::Jit* jit_;
+  uint32_t site_ = 0;
   bool out_of_memory_ = false;
   std::optional<RuntimeError> error_;
 };

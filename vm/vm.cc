@@ -97,10 +97,16 @@ absl::Status Vm::Load(const Module& module) {
     if (g.type >= m->types.size()) return Malformed("a global has a missing type");
   }
   funcs_.resize(m->functions.size());
+  // Output-buffer sites (Heap::NewTensorAt): 1..F for the fused programs,
+  // then one per instruction of every function.
+  uint64_t next_site = m->fused.size() + 1;
   for (size_t i = 0; i < m->functions.size(); ++i) {
     const Function& f = m->functions[i];
     FuncInfo& info = funcs_[i];
     if (f.num_params > f.num_registers) return Malformed("more parameters than registers");
+    if (next_site + f.code.size() > UINT32_MAX) return Malformed("too many instructions");
+    info.first_site = static_cast<uint32_t>(next_site);
+    next_site += f.code.size();
     if (f.code.empty()) return Malformed(absl::StrCat("function `", f.name, "` has no code"));
     info.code = f.code.data();
     info.num_params = f.num_params;
@@ -510,7 +516,12 @@ Stats Vm::stats() const {
 // ---- NativeContext ----
 
 Heap& NativeContext::heap() { return vm_->heap_; }
-jit::Jit* NativeContext::tensor_jit() { return vm_->TensorJit(); }
+TensorContext NativeContext::tensors() {
+  TensorContext cx(vm_->heap_, vm_->TensorJit());
+  const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
+  cx.set_site(top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code));
+  return cx;
+}
 const Module& NativeContext::module() const { return *vm_->module_; }
 
 bool NativeContext::arg_is_reference(int i) const {

@@ -125,6 +125,7 @@ class Vm {
     std::vector<uint8_t> is_ref;          // per register
     std::vector<uint8_t> capture_is_ref;  // per capture
     uint32_t index = 0;
+    uint32_t first_site = 0;  // the output-buffer site of code[0] (Heap::NewTensorAt)
   };
   struct Frame {
     const FuncInfo* fn;
@@ -166,9 +167,10 @@ class Vm {
   Object* StrOf(Value v, uint32_t type);                       // STR: null when out of memory
   // The tensor opcodes (interpreter_tensors.cc); false after recording the
   // error. `op` is a kernels::BinaryOp / UnaryOp.
-  bool TensorBinary(uint8_t op, Instr ins, Value* r);
-  bool TensorUnary(uint8_t op, Instr ins, Value* r);
-  bool TensorScalar(Instr ins, Value* r);
+  // `site`: the instruction's output-buffer site (FuncInfo::first_site + pc).
+  bool TensorBinary(uint8_t op, Instr ins, Value* r, uint32_t site);
+  bool TensorUnary(uint8_t op, Instr ins, Value* r, uint32_t site);
+  bool TensorScalar(Instr ins, Value* r, uint32_t site);
   enum class FusedOutcome : uint8_t { kDone, kNotFused, kFailed };
   FusedOutcome TensorFused(Instr ins, Value* r);
   void RaiseTensorFailure(TensorContext& cx);

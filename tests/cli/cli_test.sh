@@ -99,7 +99,8 @@ steady() {
     'fn step(x: Tensor, w: Tensor, acc: Tensor, n: Int) -> Tensor {' \
     '  if n == 0 { acc } else {' \
     '    let y = relu(x * w - 0.25);' \
-    '    step(x, w, acc * 0.5 + y / 4.0 + 1, n - 1)' \
+    '    let z = exp(x + w) / item(sum(y + 1.0));' \
+    '    step(x, w, acc * 0.5 + y / 4.0 + 1 - z * 0.0, n - 1)' \
     '  }' \
     '}' \
     "fn main() = print(item(sum(step(arange(1000) / 1000.0, full([1000], 2.0), zeros([1000]), $1))))" \
