@@ -1,5 +1,6 @@
 #include "vm/bytecode.h"
 
+#include "vm/kernels/elementwise.h"
 #include "vm/runtime_error.h"
 
 namespace alea::vm {
@@ -23,6 +24,33 @@ const OpInfo& InfoOf(Op op) { return kOpInfos[static_cast<int>(op)]; }
 
 const RuntimeErrorFormat& FormatOf(RuntimeErrorId id) {
   return kErrorFormats[static_cast<int>(id)];
+}
+
+std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p) {
+  if (p.leaves.empty() || p.nodes.empty()) return std::nullopt;
+  std::vector<bool> is_mask;
+  for (const FusedLeaf& leaf : p.leaves) {
+    if (leaf.kind > FusedLeaf::Kind::kBool) return std::nullopt;
+    is_mask.push_back(leaf.kind == FusedLeaf::Kind::kBool);
+  }
+  for (const FusedNode& node : p.nodes) {
+    const size_t defined = is_mask.size();
+    auto value = [&](uint16_t v, bool mask) { return v < defined && is_mask[v] == mask; };
+    bool ok = false, mask = false;
+    if (node.where) {
+      ok = !node.unary && value(node.a, true) && value(node.b, false) && value(node.c, false);
+    } else if (node.unary) {
+      ok = node.op <= static_cast<uint8_t>(kernels::UnaryOp::kRelu) && value(node.a, false);
+    } else {
+      ok = node.op <= static_cast<uint8_t>(kernels::BinaryOp::kGe) && value(node.a, false) &&
+           value(node.b, false);
+      mask = ok && kernels::IsComparison(static_cast<kernels::BinaryOp>(node.op));
+    }
+    if (!ok) return std::nullopt;
+    is_mask.push_back(mask);
+  }
+  if (is_mask.back()) return std::nullopt;
+  return is_mask;
 }
 
 }  // namespace alea::vm

@@ -5,6 +5,7 @@
 #define ALEA_VM_BYTECODE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,6 +150,12 @@ struct FusedProgram {
   std::vector<FusedLeaf> leaves;
   std::vector<FusedNode> nodes;
 };
+
+// Whether each value of `p` (leaves, then nodes) is a mask rather than an
+// f32, when the program is well typed: leaf kinds in range, every operand an
+// earlier value of the type its node takes, ops in range, the result an f32.
+// nullopt otherwise. (Verify and the JIT both check programs with it.)
+std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p);
 
 struct Module {
   std::vector<Function> functions;

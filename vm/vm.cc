@@ -225,38 +225,16 @@ absl::Status Vm::Verify() const {
           if (in.b >= m.fused.size()) return bad("fused program index out of range");
           const FusedProgram& p = m.fused[in.b];
           if (p.leaves.empty() || p.nodes.empty()) return bad("empty fused program");
-          // Every value is an f32 or a mask (bytecode.h FusedProgram): each
-          // operand must be an earlier value of the type its node takes, and
-          // the result an f32, or the JIT would be asked for nonsense.
-          std::vector<bool> is_mask;
           for (const FusedLeaf& leaf : p.leaves) {
             if (leaf.reg >= f.num_registers) return bad("fused leaf register out of range");
-            if (leaf.kind > FusedLeaf::Kind::kBool) return bad("malformed fused leaf");
             const bool tensor =
                 leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
             const bool ref = std::find(f.reference_registers.begin(), f.reference_registers.end(),
                                        leaf.reg) != f.reference_registers.end();
             if (tensor != ref) return bad("fused leaf in a register of the wrong class");
-            is_mask.push_back(leaf.kind == FusedLeaf::Kind::kBool);
           }
-          for (const FusedNode& node : p.nodes) {
-            const size_t defined = is_mask.size();
-            auto value = [&](uint16_t v, bool mask) { return v < defined && is_mask[v] == mask; };
-            bool ok = false, mask = false;
-            if (node.where) {
-              ok = !node.unary && value(node.a, true) && value(node.b, false) &&
-                   value(node.c, false);
-            } else if (node.unary) {
-              ok = node.op <= static_cast<uint8_t>(kernels::UnaryOp::kRelu) && value(node.a, false);
-            } else {
-              ok = node.op <= static_cast<uint8_t>(kernels::BinaryOp::kGe) &&
-                   value(node.a, false) && value(node.b, false);
-              mask = kernels::IsComparison(static_cast<kernels::BinaryOp>(node.op));
-            }
-            if (!ok) return bad("malformed fused node");
-            is_mask.push_back(mask);
-          }
-          if (is_mask.back()) return bad("fused program without an f32 result");
+          // Typed (bytecode.h FusedValueMasks), or the JIT would be asked for nonsense.
+          if (!FusedValueMasks(p)) return bad("malformed fused program");
           break;
         }
         case Op::JMP:

@@ -26,41 +26,24 @@ namespace {
 using kernels::BinaryOp;
 using kernels::UnaryOp;
 
-// Whether each value is a mask (else an f32), when every node's operands are
-// earlier values of the types it takes, its op one the emitter has, and the
-// result an f32 (the checks of vm.cc Verify, repeated because a program may
-// come from elsewhere, e.g. a test); nullopt otherwise.
+// The program's value types (bytecode.h FusedValueMasks: a program may come
+// from elsewhere than a verified module, e.g. a test) when it is within the
+// limits and every op is one the emitter has; nullopt otherwise.
 std::optional<std::vector<bool>> ValueTypes(const FusedProgram& p) {
-  const size_t leaves = p.leaves.size();
-  if (leaves == 0 || leaves > static_cast<size_t>(Jit::kMaxFusedLeaves) || p.nodes.empty() ||
+  if (p.leaves.size() > static_cast<size_t>(Jit::kMaxFusedLeaves) ||
       p.nodes.size() > static_cast<size_t>(Jit::kMaxFusedNodes)) {
     return std::nullopt;
   }
-  std::vector<bool> is_mask;
-  for (const FusedLeaf& leaf : p.leaves) {
-    if (leaf.kind > FusedLeaf::Kind::kBool) return std::nullopt;
-    is_mask.push_back(leaf.kind == FusedLeaf::Kind::kBool);
-  }
+  std::optional<std::vector<bool>> is_mask = FusedValueMasks(p);
+  if (!is_mask) return std::nullopt;
   for (const FusedNode& node : p.nodes) {
-    const size_t defined = is_mask.size();
-    auto value = [&](uint16_t v, bool mask) { return v < defined && is_mask[v] == mask; };
-    bool ok = false, mask = false;
-    if (node.where) {
-      ok = !node.unary && value(node.a, true) && value(node.b, false) && value(node.c, false);
-    } else if (node.unary) {
-      ok = node.op <= static_cast<uint8_t>(UnaryOp::kRelu) &&
-           codegen::VectorEmitter::SupportsUnary(static_cast<UnaryOp>(node.op)) &&
-           value(node.a, false);
-    } else {
-      const auto op = static_cast<BinaryOp>(node.op);
-      mask = node.op <= static_cast<uint8_t>(BinaryOp::kGe) && kernels::IsComparison(op);
-      ok = (mask || codegen::VectorEmitter::SupportsBinary(op)) && value(node.a, false) &&
-           value(node.b, false);
-    }
+    if (node.where) continue;
+    const bool ok =
+        node.unary ? codegen::VectorEmitter::SupportsUnary(static_cast<UnaryOp>(node.op))
+                   : kernels::IsComparison(static_cast<BinaryOp>(node.op)) ||
+                         codegen::VectorEmitter::SupportsBinary(static_cast<BinaryOp>(node.op));
     if (!ok) return std::nullopt;
-    is_mask.push_back(mask);
   }
-  if (is_mask.back()) return std::nullopt;
   return is_mask;
 }
 
