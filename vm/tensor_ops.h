@@ -32,13 +32,17 @@ namespace alea::vm {
 namespace jit {
 class Jit;
 }
+class ThreadPool;
 
 class TensorContext {
  public:
   // `jit`: the VM's JIT when it may be used (null: reference kernels only).
-  explicit TensorContext(Heap& heap, jit::Jit* jit = nullptr) : heap_(heap), jit_(jit) {}
+  // `pool`: the VM's threads for large ops (null: the caller's thread only).
+  explicit TensorContext(Heap& heap, jit::Jit* jit = nullptr, ThreadPool* pool = nullptr)
+      : heap_(heap), jit_(jit), pool_(pool) {}
   Heap& heap() { return heap_; }
   jit::Jit* jit() const { return jit_; }
+  ThreadPool* pool() const { return pool_; }
   // The instruction site whose results New makes (Heap::NewTensorAt: its
   // last dead result is reused); 0: none.
   void set_site(uint32_t site) { site_ = site; }
@@ -66,6 +70,7 @@ class TensorContext {
  private:
   Heap& heap_;
   jit::Jit* jit_;
+  ThreadPool* pool_;
   uint32_t site_ = 0;
   bool out_of_memory_ = false;
   std::optional<RuntimeError> error_;

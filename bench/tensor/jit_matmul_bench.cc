@@ -53,12 +53,12 @@ void Jitted(benchmark::State& state, jit::Isa isa) {
   Operands d(n);
   jit::Jit jit;
   // The first call compiles the kernel and sizes the packing buffers.
-  if (!jit.MatMulF32(n, n, n, d.a.data(), d.b.data(), d.out.data(), isa)) {
+  if (!jit.MatMulF32(n, n, n, d.a.data(), d.b.data(), d.out.data(), nullptr, isa)) {
     state.SkipWithError("no JIT kernel on this CPU");
     return;
   }
   for (auto _ : state) {
-    jit.MatMulF32(n, n, n, d.a.data(), d.b.data(), d.out.data(), isa);
+    jit.MatMulF32(n, n, n, d.a.data(), d.b.data(), d.out.data(), nullptr, isa);
     benchmark::DoNotOptimize(d.out.data());
   }
   SetCounters(state, n);

@@ -177,6 +177,9 @@ void EmitExpF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitLogF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitTanhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitSigmoidF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// For the random kernels (random.cc): exponential's log1p, normal's erfinv.
+void EmitLog1pF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitErfinvF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -24,6 +24,10 @@
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
 
+namespace alea::vm {
+class ThreadPool;
+}
+
 namespace alea::vm::jit {
 
 // The instruction set a kernel is generated for. kAuto picks the widest the
@@ -57,6 +61,31 @@ using FusedF32Fn = void (*)(const float* const* inputs, float* out, int64_t n);
 // The reduction `op` (kSum, kMax or kMin) of in[0..n) in the order of
 // kernels/reduce.h (chunks, 16 lanes, tree, chunks left to right).
 using ReduceF32Fn = float (*)(const float* in, int64_t n);
+
+// Random kernels (vm/jit/random.cc): Threefry-2x32/20 in SIMD lanes fused
+// with one transform of vm/random/samplers.h, bitwise equal to it. Element j
+// of a call hashes the counter (hi, lo + j) under the key (k0, k1) — the
+// caller keeps lo + n <= 2^32, splitting a range where the low word would
+// wrap — and xors the two output words into 32 random bits, which become:
+enum class RandomKernel : uint8_t {
+  kBits,         // out: u32, the bits themselves (random::Bits)
+  kUniform,      // out: f32, max(lo, u * scale + lo), two roundings (random::Uniform)
+  kNormal,       // out: f32, sqrt(2) * erfinv(uniform(nextafter(-1, 0), 1)) (random::Normal)
+  kExponential,  // out: f32, -log1p(-u) (random::Exponential)
+  kBernoulli,    // out: bool bytes, u < p (random::Bernoulli)
+  kDropout,      // out: f32, u < p ? x[j] / p : 0, p = keep (random::Dropout, 0 < rate < 1)
+};
+struct RandomParams {
+  uint32_t k0 = 0, k1 = 0;  // the counter-0 key (random::EffectiveKey)
+  uint32_t hi = 0;          // the counter's high word, one for the whole call
+  uint32_t lo = 0;          // the counter's low word at element 0
+  float lo_bound = 0.0f;    // kUniform: lo
+  float scale = 1.0f;       // kUniform: hi - lo, rounded to f32 as the reference does
+  float p = 0.0f;           // kBernoulli: p; kDropout: keep = f32(1 - rate)
+  const float* x = nullptr;  // kDropout: the input, element j at x[j] (may equal out)
+};
+// u is BitsToUnitFloat(bits): the top 23 bits as a mantissa in [1, 2), minus 1.
+using RandomFn = void (*)(const RandomParams* params, void* out, int64_t n);
 
 // Aliasing: `out` may equal `a` or `b` (or `in`) exactly, as the reference
 // allows (every vector is loaded before the store at the same index); any
@@ -106,8 +135,12 @@ class Jit {
   // out[m, n] = a[m, k] @ b[k, n] (contiguous row-major, out aliases
   // neither) with kernels/matmul.h's FMA chain per output. False when the
   // JIT cannot (nothing written): the caller runs the reference kernel.
+  // With a pool, blocks of rows and columns (never of k) run on its threads;
+  // the result is the same bits for any thread count.
   bool MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float* b, float* out,
-                 Isa isa = Isa::kAuto);
+                 ThreadPool* pool = nullptr, Isa isa = Isa::kAuto);
+  // The random kernel (see RandomKernel), or nullptr.
+  RandomFn Random(RandomKernel kernel, Isa isa = Isa::kAuto);
 
   const JitStats& stats() const { return stats_; }
 

@@ -205,7 +205,7 @@ void PackB(const float* b, int64_t ldb, int64_t cols, int64_t kc, int nr, float*
 }  // namespace
 
 bool Jit::MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float* b, float* out,
-                    Isa isa) {
+                    ThreadPool* /*pool*/, Isa isa) {
   Impl& state = impl();
   const bool avx512 = isa == Isa::kAvx512 || (isa == Isa::kAuto && state.avx512);
   const Plan p = PlanFor(avx512);

@@ -88,7 +88,8 @@ class MatMulJitTest : public testing::TestWithParam<Isa> {
 
     std::vector<float> out(size, FromBits(kGarbageBits));
     out.resize(size + kSentinels, FromBits(kSentinelBits));
-    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), GetParam())) << what;
+    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), nullptr, GetParam()))
+        << what;
     int reported = 0;
     for (size_t i = 0; i < size && reported < 5; ++i) {
       if (Bits(out[i]) != Bits(want[i])) {
@@ -184,7 +185,7 @@ TEST_P(MatMulJitTest, NegativeZeroProductsGivePositiveZero) {
     std::vector<float> a(static_cast<size_t>(s.m * s.k), -0.0f);
     std::vector<float> b(static_cast<size_t>(s.k * s.n), 1.0f);
     std::vector<float> out(static_cast<size_t>(s.m * s.n), 1.0f);
-    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), GetParam()));
+    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), nullptr, GetParam()));
     for (float x : out) ASSERT_EQ(Bits(x), 0u);
   }
 }
@@ -208,7 +209,8 @@ TEST_P(MatMulJitTest, NaNPayloadsAsTheReference) {
       std::vector<float> want(kCount * kCount);
       std::vector<float> got(kCount * kCount);
       kernels::MatMul(DType::kF32, 1, 2, kCount * kCount, a, b.data(), want.data());
-      ASSERT_TRUE(jit_.MatMulF32(1, 2, kCount * kCount, a, b.data(), got.data(), GetParam()));
+      ASSERT_TRUE(
+          jit_.MatMulF32(1, 2, kCount * kCount, a, b.data(), got.data(), nullptr, GetParam()));
       for (int j = 0; j < kCount * kCount; ++j) {
         EXPECT_EQ(Bits(got[j]), Bits(want[j]))
             << std::hex << "a = " << a0 << ", " << a1 << "; b = " << Bits(b[j]) << ", "
@@ -248,8 +250,8 @@ TEST(MatMulJitOptionsTest, NoAvx2MeansNoKernel) {
   const std::vector<float> a(6, 1.0f);
   std::vector<float> out(4, FromBits(kSentinelBits));
   for (Isa isa : {Isa::kAuto, Isa::kAvx2, Isa::kAvx512}) {
-    EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), isa));
-    EXPECT_FALSE(jit.MatMulF32(0, 3, 2, a.data(), a.data(), out.data(), isa));
+    EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), nullptr, isa));
+    EXPECT_FALSE(jit.MatMulF32(0, 3, 2, a.data(), a.data(), out.data(), nullptr, isa));
   }
   for (float x : out) EXPECT_EQ(Bits(x), kSentinelBits);
 }
@@ -259,7 +261,7 @@ TEST(MatMulJitOptionsTest, NoAvx512MeansNoAvx512Kernel) {
   if (!jit.available()) GTEST_SKIP() << "this CPU lacks AVX2+FMA: the JIT is off";
   const std::vector<float> a(6, 1.0f);
   std::vector<float> out(4, FromBits(kSentinelBits));
-  EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), Isa::kAvx512));
+  EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), nullptr, Isa::kAvx512));
   for (float x : out) EXPECT_EQ(Bits(x), kSentinelBits);
   ASSERT_TRUE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data()));
   for (float x : out) EXPECT_EQ(x, 3.0f);
@@ -271,7 +273,7 @@ TEST(MatMulJitOptionsTest, AsmjitErrorMeansNoKernelAndNothingWritten) {
   const std::vector<float> a(6, 1.0f);
   std::vector<float> out(4, FromBits(kSentinelBits));
   for (Isa isa : {Isa::kAvx2, Isa::kAvx512, Isa::kAuto}) {
-    EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), isa));
+    EXPECT_FALSE(jit.MatMulF32(2, 3, 2, a.data(), a.data(), out.data(), nullptr, isa));
   }
   for (float x : out) EXPECT_EQ(Bits(x), kSentinelBits);
   EXPECT_EQ(jit.stats().kernels_compiled, 0);
