@@ -76,12 +76,12 @@ enum class RandomKernel : uint8_t {
   kDropout,      // out: f32, u < p ? x[j] / p : 0, p = keep (random::Dropout, 0 < rate < 1)
 };
 struct RandomParams {
-  uint32_t k0 = 0, k1 = 0;  // the counter-0 key (random::EffectiveKey)
-  uint32_t hi = 0;          // the counter's high word, one for the whole call
-  uint32_t lo = 0;          // the counter's low word at element 0
-  float lo_bound = 0.0f;    // kUniform: lo
-  float scale = 1.0f;       // kUniform: hi - lo, rounded to f32 as the reference does
-  float p = 0.0f;           // kBernoulli: p; kDropout: keep = f32(1 - rate)
+  uint32_t k0 = 0, k1 = 0;   // the counter-0 key (random::EffectiveKey)
+  uint32_t hi = 0;           // the counter's high word, one for the whole call
+  uint32_t lo = 0;           // the counter's low word at element 0
+  float lo_bound = 0.0f;     // kUniform: lo
+  float scale = 1.0f;        // kUniform: hi - lo, rounded to f32 as the reference does
+  float p = 0.0f;            // kBernoulli: p; kDropout: keep = f32(1 - rate)
   const float* x = nullptr;  // kDropout: the input, element j at x[j] (may equal out)
 };
 // u is BitsToUnitFloat(bits): the top 23 bits as a mantissa in [1, 2), minus 1.
