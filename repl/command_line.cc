@@ -31,19 +31,27 @@ int SingleFileOperand(const std::string& command, const std::vector<std::string>
   return kExitOk;
 }
 
+int ParseOptionValue(const std::string& command, const std::string& name,
+                     const std::vector<std::string>& args, size_t* i, std::string* value) {
+  const std::string& arg = args[*i];
+  if (arg == name) {
+    if (*i + 1 >= args.size()) {
+      UsageError(command, "`" + name + "` needs a value");
+      return -1;
+    }
+    *value = args[++*i];
+    return 1;
+  }
+  if (!arg.starts_with(name + "=")) return 0;
+  *value = arg.substr(name.size() + 1);
+  return 1;
+}
+
 int ParseSeedOption(const std::string& command, const std::vector<std::string>& args, size_t* i,
                     int64_t* seed) {
-  const std::string& arg = args[*i];
-  if (arg != "--seed" && !arg.starts_with("--seed=")) return 0;
   std::string value;
-  if (arg != "--seed") {
-    value = arg.substr(7);
-  } else if (*i + 1 < args.size()) {
-    value = args[++*i];
-  } else {
-    UsageError(command, "`--seed` needs a value");
-    return -1;
-  }
+  const int parsed = ParseOptionValue(command, "--seed", args, i, &value);
+  if (parsed <= 0) return parsed;
   if (!absl::SimpleAtoi(value, seed)) {
     UsageError(command, "`--seed` needs an integer, not `" + value + "`");
     return -1;

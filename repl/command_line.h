@@ -30,6 +30,13 @@ int UsageError(const std::string& command, const std::string& message);
 int SingleFileOperand(const std::string& command, const std::vector<std::string>& args,
                       std::string* file);
 
+// `NAME VALUE` or `NAME=VALUE` at args[*i] (name with its dashes, e.g.
+// "--threads"): returns 1 after setting *value and moving *i to the
+// option's last word, 0 when args[*i] is not that option, or prints a usage
+// error for `command` (no value) and returns -1.
+int ParseOptionValue(const std::string& command, const std::string& name,
+                     const std::vector<std::string>& args, size_t* i, std::string* value);
+
 // `--seed N` or `--seed=N` at args[*i] (a 64-bit Int, as `key` takes):
 // returns 1 after setting *seed and moving *i to the option's last word, 0
 // when args[*i] is no seed option, or prints a usage error for `command`

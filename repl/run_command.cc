@@ -2,6 +2,8 @@
 // time or run time, is a diagnostic on stderr in one layout.
 #include <cstdio>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "compiler/compiler.h"
 #include "lang/diagnostics.h"
 #include "lang/front_end.h"
@@ -37,6 +39,9 @@ void PrintStats(const vm::Stats& s) {
                s.jit_kernel_nanos / 1e6);
 }
 
+// More threads than this is a typo, not a machine.
+constexpr int kMaxThreads = 1024;
+
 }  // namespace
 
 // Compiles FILE; on success `module` holds it. Diagnostics are printed.
@@ -59,6 +64,9 @@ int RunRun(const std::vector<std::string>& args) {
   int64_t seed = 0;
   bool jit = true;
   bool stats = false;
+  bool avx512 = true;
+  int threads = vm::ThreadPool::HardwareThreads();
+  std::string value;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (!file.empty()) {
@@ -69,6 +77,18 @@ int RunRun(const std::vector<std::string>& args) {
       stats = true;
     } else if (int parsed = ParseSeedOption("run", args, &i, &seed); parsed != 0) {
       if (parsed < 0) return kExitUsage;
+    } else if (int parsed = ParseOptionValue("run", "--threads", args, &i, &value); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
+      if (!absl::SimpleAtoi(value, &threads) || threads < 1 || threads > kMaxThreads) {
+        return UsageError("run", absl::StrCat("`--threads` needs a number from 1 to ", kMaxThreads,
+                                              ", not `", value, "`"));
+      }
+    } else if (int parsed = ParseOptionValue("run", "--isa", args, &i, &value); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
+      if (value != "avx2" && value != "avx512") {
+        return UsageError("run", "`--isa` needs `avx2` or `avx512`, not `" + value + "`");
+      }
+      avx512 = value == "avx512";
     } else if (arg == "--" && i + 1 < args.size()) {
       file = args[++i];
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -92,6 +112,8 @@ int RunRun(const std::vector<std::string>& args) {
   vm::Vm machine;
   machine.AddNatives(stdlib::Natives());
   machine.SetJitEnabled(jit);
+  machine.SetJitAvx512(avx512);
+  machine.SetThreads(threads);
   machine.SetKernelTiming(stats);
   absl::Status status = machine.Load(module);
   if (!status.ok()) {

@@ -7,6 +7,7 @@
 // operation that fails draws nothing and leaves its state as it was (which
 // matters once the host can hold states across runs), and a reused state is
 // reported as such even when its other arguments are also wrong.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "absl/container/inlined_vector.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
+#include "vm/random_draw.h"
 #include "vm/randstate.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
@@ -208,9 +210,8 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
     return false;
   }
   const Value* args = r + ins.b;  // args[0] is the state
-  TensorContext cx(heap_);
   // This sampler's output buffer is reused once its last result has died.
-  cx.set_site(funcs_[here.function].first_site + here.pc);
+  TensorContext cx = Tensors(funcs_[here.function].first_site + here.pc);
   Object* out = nullptr;
   // Validation and allocation; the elements are filled below, once nothing
   // can fail any more.
@@ -277,43 +278,61 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
     return false;
   }
 
-  const random::Key k = random::EffectiveKey(StateOf(state));
+  DrawArgs draw;
+  draw.key = random::EffectiveKey(StateOf(state));
+  const random::Key& k = draw.key;
   const uint64_t count = out->length;
   switch (ins.op) {
     case Op::BITS:
-      random::Bits(k, 0, count, ElementsOf<uint32_t>(out));
+      FillDraw(cx, jit::RandomKernel::kBits, draw, ElementsOf<uint32_t>(out), count);
       break;
     case Op::UNIFORM:
       // The bounds are f32 in the result's dtype, as JAX converts them.
-      random::Uniform(k, 0, count, static_cast<float>(AsFloat(args[2])),
-                      static_cast<float>(AsFloat(args[3])), ElementsOf<float>(out));
+      draw.lo = static_cast<float>(AsFloat(args[2]));
+      draw.hi = static_cast<float>(AsFloat(args[3]));
+      FillDraw(cx, jit::RandomKernel::kUniform, draw, ElementsOf<float>(out), count);
       break;
     case Op::NORMAL:
-      random::Normal(k, 0, count, ElementsOf<float>(out));
+      FillDraw(cx, jit::RandomKernel::kNormal, draw, ElementsOf<float>(out), count);
       break;
     case Op::EXPONENTIAL:
-      random::Exponential(k, 0, count, ElementsOf<float>(out));
+      FillDraw(cx, jit::RandomKernel::kExponential, draw, ElementsOf<float>(out), count);
       break;
     case Op::BERNOULLI:
-      random::Bernoulli(k, static_cast<float>(AsFloat(args[1])), 0, count,
-                        ElementsOf<uint8_t>(out));
+      draw.p = static_cast<float>(AsFloat(args[1]));
+      FillDraw(cx, jit::RandomKernel::kBernoulli, draw, ElementsOf<uint8_t>(out), count);
       break;
-    case Op::RANDINT:
-      random::RandInt(k, AsInt(args[1]), AsInt(args[2]), 0, count, ElementsOf<int32_t>(out));
+    case Op::RANDINT: {
+      // Reference only (u32 remainders by a run-time span), split like the
+      // other partitionable draws.
+      int32_t* y = ElementsOf<int32_t>(out);
+      const int64_t lo = AsInt(args[1]), hi = AsInt(args[2]);
+      cx.pool()->ParallelFor(static_cast<int64_t>(count), 64, 2048,
+                             [&](int, int64_t begin, int64_t end) {
+                               random::RandInt(k, lo, hi, begin, end - begin, y + begin);
+                             });
       break;
+    }
     case Op::CATEGORICAL: {
+      // Partitionable by rows: row r draws elements [r * classes, (r + 1) * classes).
       const Object* logits = AsObject(args[1]);
-      random::Categorical(k, ElementsOf<float>(logits),
-                          static_cast<uint64_t>(ShapeOf(logits).back()), 0, count,
-                          ElementsOf<int32_t>(out));
+      const auto classes = static_cast<uint64_t>(ShapeOf(logits).back());
+      const float* x = ElementsOf<float>(logits);
+      int32_t* y = ElementsOf<int32_t>(out);
+      const auto min_rows = static_cast<int64_t>(std::max<uint64_t>(1, 2048 / classes));
+      cx.pool()->ParallelFor(
+          static_cast<int64_t>(count), 1, min_rows, [&](int, int64_t begin, int64_t end) {
+            random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin);
+          });
       break;
     }
     case Op::PERMUTATION:
       random::Permutation(k, count, ElementsOf<int32_t>(out));
       break;
     case Op::DROPOUT:
-      random::Dropout(k, AsFloat(args[2]), ElementsOf<float>(AsObject(args[1])), 0, count,
-                      ElementsOf<float>(out));
+      draw.rate = AsFloat(args[2]);
+      draw.x = ElementsOf<float>(AsObject(args[1]));
+      FillDraw(cx, jit::RandomKernel::kDropout, draw, ElementsOf<float>(out), count);
       break;
     default:
       break;

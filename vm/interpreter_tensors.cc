@@ -10,10 +10,18 @@ namespace alea::vm {
 jit::Jit* Vm::TensorJit() {
   if (!jit_enabled_) return nullptr;
   if (jit_ == nullptr) {
-    jit_ = std::make_unique<jit::Jit>();
+    jit::Options options;
+    options.pretend_no_avx512 = !jit_avx512_;
+    jit_ = std::make_unique<jit::Jit>(options);
     jit_->set_timing(kernel_timing_);
   }
   return jit_->available() ? jit_.get() : nullptr;
+}
+
+TensorContext Vm::Tensors(uint32_t site) {
+  TensorContext cx(heap_, TensorJit(), &pool_);
+  cx.set_site(site);
+  return cx;
 }
 
 void Vm::RaiseTensorFailure(TensorContext& cx) {
@@ -33,8 +41,7 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r, uint32_t site) {
   // two references, so neither is reusable, and each is released once.
   if (a.owned) r[ins.b] = 0;
   if (b.owned) r[ins.c] = 0;
-  TensorContext cx(heap_, TensorJit());
-  cx.set_site(site);
+  TensorContext cx = Tensors(site);
   Object* out = Binary(cx, static_cast<kernels::BinaryOp>(op), a, b);
   if (out == nullptr) {
     RaiseTensorFailure(cx);
@@ -47,8 +54,7 @@ bool Vm::TensorBinary(uint8_t op, Instr ins, Value* r, uint32_t site) {
 bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r, uint32_t site) {
   TensorArg x{AsObject(r[ins.b]), (ins.x & 1) != 0};
   if (x.owned) r[ins.b] = 0;
-  TensorContext cx(heap_, TensorJit());
-  cx.set_site(site);
+  TensorContext cx = Tensors(site);
   Object* out = Unary(cx, static_cast<kernels::UnaryOp>(op), x);
   if (out == nullptr) {
     RaiseTensorFailure(cx);
@@ -59,8 +65,7 @@ bool Vm::TensorUnary(uint8_t op, Instr ins, Value* r, uint32_t site) {
 }
 
 bool Vm::TensorScalar(Instr ins, Value* r, uint32_t site) {
-  TensorContext cx(heap_);
-  cx.set_site(site);
+  TensorContext cx = Tensors(site);
   if (ins.c > static_cast<uint16_t>(DType::kBool)) {
     Raise(RuntimeErrorId::kBadCall, "SCALAR_T with an unknown dtype");
     return false;
@@ -77,7 +82,7 @@ bool Vm::TensorScalar(Instr ins, Value* r, uint32_t site) {
 Vm::FusedOutcome Vm::TensorFused(Instr ins, Value* r) {
   jit::Jit* jit = TensorJit();
   if (jit == nullptr) return FusedOutcome::kNotFused;
-  TensorContext cx(heap_, jit);
+  TensorContext cx(heap_, jit, &pool_);
   Value result = 0;
   // Site numbers: one per fused program (each program has one FUSED_T).
   if (!RunFused(cx, module_->fused[ins.b], fused_kernels_[ins.b], uint32_t{ins.b} + 1, r,

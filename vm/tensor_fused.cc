@@ -4,12 +4,14 @@
 // not the simple case, and lets that block run with its own errors and
 // locations. Tensor leaves are Tensor(f32) values or Tensor(bool) masks
 // (bytes); both follow the same layout rules, and the result is f32.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 
 #include "vm/jit/jit.h"
 #include "vm/tensor_ops.h"
+#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
@@ -19,6 +21,15 @@ enum class LeafLayout : uint8_t { kFull, kScalar, kRow };
 
 bool IsTensorLeaf(const FusedLeaf& leaf) {
   return leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
+}
+
+// Elements per thread below which a fused pass is not split (thread_pool.h;
+// see tensor_ops.cc for the measurements): a program of one cheap node is
+// like an elementwise op (32K); more nodes, or exp and friends, do more per
+// element, so smaller ranges pay.
+int64_t MinRange(const FusedProgram& program) {
+  const int64_t nodes = std::max<int64_t>(1, static_cast<int64_t>(program.nodes.size()));
+  return std::max<int64_t>(4096, 32768 / nodes);
 }
 
 }  // namespace
@@ -113,24 +124,51 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   }
   float* data = static_cast<float*>(DataOf(out));
 
+  // The kernel and every pointer are ready: ranges of elements (or of whole
+  // rows) may run on the pool's threads, each writing its own part of `out`
+  // (in place, each part reads its own part of the leaf it overwrites).
+  // Full leaves advance with the range, by floats or (bool leaves) bytes;
+  // rows and scalars stay.
+  auto advance = [&](std::array<const float*, jit::Jit::kMaxFusedLeaves>& at, int64_t start) {
+    for (size_t l = 0; l < leaves; ++l) {
+      if (layout[l] != LeafLayout::kFull) continue;
+      if (program.leaves[l].kind == FusedLeaf::Kind::kBool) {
+        const auto* bytes = reinterpret_cast<const uint8_t*>(inputs[l]);
+        at[l] = reinterpret_cast<const float*>(bytes + start);
+      } else {
+        at[l] = inputs[l] + start;
+      }
+    }
+  };
+  ThreadPool* pool = cx.pool() != nullptr && cx.pool()->threads() > 1 ? cx.pool() : nullptr;
+  const int64_t min_range = MinRange(program);
   jit::Jit::KernelTimer timer(*jit);
   if (row == 0) {
-    kernel(inputs.data(), data, n);
+    auto run = [&](int, int64_t begin, int64_t end) {
+      std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
+      advance(at, begin);
+      kernel(at.data(), data + begin, end - begin);
+    };
+    // 64-element boundaries: whole cache lines of the output and bool leaves.
+    if (pool != nullptr) {
+      pool->ParallelFor(n, 64, min_range, run);
+    } else {
+      run(0, 0, n);
+    }
   } else {
-    // One call per row: full leaves advance by a row (of floats or of
-    // bytes), rows and scalars stay.
-    std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
-    for (int64_t start = 0; start < n; start += row) {
-      for (size_t l = 0; l < leaves; ++l) {
-        if (layout[l] != LeafLayout::kFull) continue;
-        if (program.leaves[l].kind == FusedLeaf::Kind::kBool) {
-          const auto* bytes = reinterpret_cast<const uint8_t*>(inputs[l]);
-          at[l] = reinterpret_cast<const float*>(bytes + start);
-        } else {
-          at[l] = inputs[l] + start;
-        }
+    // One call per row.
+    auto run = [&](int, int64_t first, int64_t last) {
+      std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
+      for (int64_t r = first; r < last; ++r) {
+        advance(at, r * row);
+        kernel(at.data(), data + r * row, row);
       }
-      kernel(at.data(), data + start, row);
+    };
+    const int64_t rows = n / row;
+    if (pool != nullptr) {
+      pool->ParallelFor(rows, 1, std::max<int64_t>(1, min_range / row), run);
+    } else {
+      run(0, 0, rows);
     }
   }
 

@@ -495,10 +495,8 @@ Stats Vm::stats() const {
 
 Heap& NativeContext::heap() { return vm_->heap_; }
 TensorContext NativeContext::tensors() {
-  TensorContext cx(vm_->heap_, vm_->TensorJit());
   const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
-  cx.set_site(top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code));
-  return cx;
+  return vm_->Tensors(top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code));
 }
 const Module& NativeContext::module() const { return *vm_->module_; }
 

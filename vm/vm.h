@@ -28,6 +28,7 @@
 #include "vm/native.h"
 #include "vm/randstate.h"
 #include "vm/runtime_error.h"
+#include "vm/thread_pool.h"
 #include "vm/value.h"
 
 namespace alea::vm {
@@ -108,10 +109,24 @@ class Vm {
   void SetJitEnabled(bool enabled) { jit_enabled_ = enabled; }
   // Times every JIT kernel call for Stats::jit_kernel_nanos (`--stats`).
   void SetKernelTiming(bool on) { kernel_timing_ = on; }
+  // Whether the JIT may use AVX-512 where the CPU has it (default yes);
+  // false keeps it to AVX2. The results are the same bits either way: this
+  // exists so that the two paths can be compared (`alea run --isa avx2`).
+  // Takes effect before the first tensor op.
+  void SetJitAvx512(bool allowed) { jit_avx512_ = allowed; }
+  // How many threads large tensor and random ops may use, this one included
+  // (at least 1). The default is 1: a host that runs several VMs at once
+  // decides how to share its cores (`alea run` uses them all). The results
+  // never depend on it.
+  void SetThreads(int threads) { pool_.SetThreads(threads); }
+  int threads() const { return pool_.threads(); }
 
  private:
   // The JIT for tensor ops, or null (disabled, or the CPU cannot run it).
   jit::Jit* TensorJit();
+  // The context of a tensor operation at output-buffer site `site` (0:
+  // none): the heap, the JIT (if any) and the threads.
+  TensorContext Tensors(uint32_t site);
 
   friend class NativeContext;
 
@@ -214,6 +229,8 @@ class Vm {
 
   std::string out_;
   bool jit_enabled_ = true;
+  bool jit_avx512_ = true;
+  ThreadPool pool_;
   bool kernel_timing_ = false;
   std::unique_ptr<jit::Jit> jit_;                // created by TensorJit
   std::vector<FusedKernelCache> fused_kernels_;  // one per module.fused program

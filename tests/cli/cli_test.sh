@@ -86,6 +86,45 @@ for program in "$programs"/tensor_*.alea "$programs"/random_*.alea; do
   fi
 done
 expect 0 '\-\-no-jit' '' -- run --help
+
+# Threads, the JIT and the ISA change no bit (LANGUAGE.md "Determinism"):
+# threads_determinism.alea saves every large result as .npy; each variant
+# must write the same bytes and print the same lines as `--threads 1`. It
+# runs in its own directory, apart from the golden run of the same program.
+expect 0 '\-\-threads N' '' -- run --help
+expect 0 '\-\-isa ISA' '' -- run --help
+expect 2 '' '`--threads` needs a number from 1 to 1024, not `0`' -- run --threads 0 "$tmp/ok.alea"
+expect 2 '' '`--threads` needs a number from 1 to 1024, not `x`' -- run --threads=x "$tmp/ok.alea"
+expect 2 '' '`--threads` needs a value' -- run --threads
+expect 2 '' '`--isa` needs `avx2` or `avx512`, not `sse`' -- run --isa sse "$tmp/ok.alea"
+expect 0 '^1$' '' -- run --threads 3 --isa=avx2 "$tmp/ok.alea"
+determinism_run() {  # NAME FLAGS...: outputs into $tmp/det/NAME/
+  local name=$1
+  shift
+  mkdir -p "$tmp/det/$name"
+  cp "$programs/threads_determinism.alea" "$tmp/det/$name/"
+  (cd "$tmp/det/$name" && "$alea" run "$@" threads_determinism.alea >stdout 2>stderr)
+}
+determinism_run one --threads 1
+npys=$(cd "$tmp/det/one" && ls ./*.npy 2>/dev/null | wc -l)
+if [[ $npys -lt 15 ]] || ! cmp -s "$tmp/det/one/stdout" "$programs/threads_determinism.out"; then
+  echo "FAIL: threads_determinism.alea --threads 1 wrote $npys .npy files, or printed other" \
+       "than threads_determinism.out"
+  failures=$((failures + 1))
+fi
+for variant in "two --threads 2" "four --threads 4" "nojit --no-jit --threads 4" \
+               "nojit1 --no-jit --threads 1" "avx2 --isa avx2 --threads 2" \
+               "avx512 --isa avx512 --threads 3"; do
+  read -r -a words <<<"$variant"
+  determinism_run "${words[@]}"
+  for file in "$tmp/det/one"/*.npy "$tmp/det/one/stdout"; do
+    if ! cmp -s "$file" "$tmp/det/${words[0]}/$(basename "$file")"; then
+      echo "FAIL: threads_determinism.alea with ${words[*]:1}: $(basename "$file") differs" \
+           "from --threads 1"
+      failures=$((failures + 1))
+    fi
+  done
+done
 printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
 expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
   -- run --stats "$tmp/tensor.alea"

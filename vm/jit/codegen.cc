@@ -19,6 +19,8 @@
 
 #include <bit>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "absl/functional/function_ref.h"
 #include "vm/kernels/elementwise.h"
@@ -90,6 +92,58 @@ x86::Vec VectorEmitter::ConstReg(uint32_t bits) {
   x86::Vec v = NewVec();
   cc_.vmovups(v, Const(bits));
   return v;
+}
+
+x86::Mem VectorEmitter::ConstLanes(const uint32_t* lanes) {
+  const size_t size = static_cast<size_t>(width_) * sizeof(uint32_t);
+  std::string content(reinterpret_cast<const char*>(lanes), size);
+  auto it = lane_consts_.find(content);
+  if (it != lane_consts_.end()) return it->second;
+  x86::Mem m = cc_.newConst(asmjit::ConstPoolScope::kLocal, lanes, size);
+  m.setSize(static_cast<uint32_t>(size));
+  lane_consts_.emplace(std::move(content), m);
+  return m;
+}
+
+void VectorEmitter::LoopUnrolled(const x86::Gp& n, int unroll,
+                                 absl::FunctionRef<void(int vectors, bool tail)> step) {
+  i_ = cc_.newGpq("i");
+  rem_ = cc_.newGpq("rem");
+  asmjit::Label single = cc_.newLabel();
+  asmjit::Label single_loop = cc_.newLabel();
+  asmjit::Label tail = cc_.newLabel();
+  asmjit::Label done = cc_.newLabel();
+  cc_.xor_(i_, i_);
+  cc_.mov(rem_, n);
+  if (unroll > 1) {
+    const int block = unroll * width_;
+    asmjit::Label big = cc_.newLabel();
+    cc_.cmp(rem_, block);
+    cc_.jl(single);
+    cc_.bind(big);
+    step(unroll, /*tail=*/false);
+    cc_.add(i_, block);
+    cc_.mov(rem_, n);
+    cc_.sub(rem_, i_);
+    cc_.cmp(rem_, block);
+    cc_.jge(big);
+  }
+  cc_.bind(single);
+  cc_.cmp(rem_, width_);
+  cc_.jl(tail);
+  cc_.bind(single_loop);
+  step(1, /*tail=*/false);
+  cc_.add(i_, width_);
+  cc_.mov(rem_, n);
+  cc_.sub(rem_, i_);
+  cc_.cmp(rem_, width_);
+  cc_.jge(single_loop);
+  cc_.bind(tail);
+  cc_.test(rem_, rem_);
+  cc_.jle(done);  // also n <= 0
+  SetTailMask();
+  step(1, /*tail=*/true);
+  cc_.bind(done);
 }
 
 void VectorEmitter::Loop(const x86::Gp& n, absl::FunctionRef<void(bool tail)> step) {
@@ -319,11 +373,12 @@ void VectorEmitter::Select(const x86::Vec& dst, const Mask& mask, const asmjit::
   }
 }
 
-void VectorEmitter::StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail) {
+void VectorEmitter::StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail, int vector) {
+  const int offset = vector * width_;
   if (avx512_) {
     x86::Vec ones = NewVec();
     cc_.k(mask.k).z().vmovdqu32(ones, Const(1));  // 1 where true, 0 elsewhere
-    x86::Mem m = x86::xmmword_ptr(out, i_);
+    x86::Mem m = x86::xmmword_ptr(out, i_, 0, offset);
     if (tail) {
       cc_.k(tail_k_).vpmovdb(m, ones);
     } else {
@@ -340,7 +395,7 @@ void VectorEmitter::StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool ta
   cc_.vpackusdw(bytes, m.xmm(), hi);
   cc_.vpackuswb(bytes, bytes, bytes);
   if (!tail) {
-    cc_.vmovq(x86::qword_ptr(out, i_), bytes);
+    cc_.vmovq(x86::qword_ptr(out, i_, 0, offset), bytes);
     return;
   }
   // rem < 8 bytes, one at a time (there is no masked byte store in AVX2);
@@ -458,6 +513,51 @@ void VectorEmitter::TruncateToI32(const x86::Vec& dst, const x86::Vec& a) {
 }
 void VectorEmitter::ConvertFromI32(const x86::Vec& dst, const x86::Vec& a) {
   cc_.vcvtdq2ps(dst, a);
+}
+
+void VectorEmitter::XorI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b) {
+  cc_.emit(avx512_ ? x86::Inst::kIdVpxord : x86::Inst::kIdVpxor, dst, a, b);
+}
+void VectorEmitter::OrI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b) {
+  cc_.emit(avx512_ ? x86::Inst::kIdVpord : x86::Inst::kIdVpor, dst, a, b);
+}
+
+void VectorEmitter::RotateLeftI32(const x86::Vec& dst, const x86::Vec& a, int bits) {
+  if (avx512_) {
+    cc_.vprold(dst, a, bits);
+    return;
+  }
+  if (bits % 8 == 0) {
+    // A whole-byte rotation is a byte permutation within each dword: dst
+    // byte b of dword d is source byte (b - bits / 8) mod 4 of d (vpshufb
+    // indexes within each 128-bit half, which holds 4 whole dwords).
+    const int bytes = bits / 8;
+    uint32_t lanes[8];
+    for (int d = 0; d < 8; ++d) {
+      uint32_t word = 0;
+      for (int b = 0; b < 4; ++b) {
+        const uint32_t src = static_cast<uint32_t>((d % 4) * 4 + (b - bytes + 4) % 4);
+        word |= src << (8 * b);
+      }
+      lanes[d] = word;
+    }
+    cc_.vpshufb(dst, a, ConstLanes(lanes));
+    return;
+  }
+  // The left part first, so that dst may alias a.
+  x86::Vec left = NewVec();
+  cc_.vpslld(left, a, bits);
+  cc_.vpsrld(dst, a, 32 - bits);
+  cc_.vpor(dst, dst, left);
+}
+
+void VectorEmitter::BroadcastI32(const x86::Vec& dst, const x86::Gp& src) {
+  if (avx512_) {
+    cc_.vpbroadcastd(dst, src.r32());
+    return;
+  }
+  cc_.vmovd(dst.xmm(), src.r32());
+  cc_.vpbroadcastd(dst, dst.xmm());
 }
 
 // Picks the form whose destination is the operand dst already holds, so

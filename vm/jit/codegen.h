@@ -35,8 +35,9 @@ struct Jit::Impl {
   // Key (kernel family, op chain, layout class, ISA) -> kernel, or nullptr
   // for a request that failed (not retried).
   absl::flat_hash_map<std::string, void*> kernels;
-  // MatMulF32's packing buffers and scratch tile (matmul.cc), grown on demand
-  // and kept, so that a steady-state loop allocates nothing.
+  // MatMulF32's packed panels, and per thread range its own A block,
+  // scratch tile and (column split) B block (matmul.cc): grown on demand and
+  // kept, so that a steady-state loop allocates nothing.
   std::unique_ptr<float[]> matmul_buffer;
   int64_t matmul_buffer_floats = 0;
 };
@@ -77,6 +78,9 @@ class VectorEmitter {
   x86::Mem ConstF(float value);
   // The same, loaded into a new register (for operands that must be one).
   x86::Vec ConstReg(uint32_t bits);
+  // A vector whose lane l holds lanes[l] (width entries are read), as
+  // Const(): one pool entry per distinct content.
+  x86::Mem ConstLanes(const uint32_t* lanes);
 
   // The loop skeleton over n elements (n <= 0: nothing): step(false) for
   // each full vector at element index(), then step(true) once for the last
@@ -87,6 +91,18 @@ class VectorEmitter {
   const x86::Gp& remaining() const { return rem_; }  // n - index(), inside the tail step
   // [base + index() * 4]: the current vector of a contiguous f32 operand.
   x86::Mem Elem(const x86::Gp& base) const { return x86::ptr(base, i_, 2); }
+  // Loop with `unroll` vectors per main-loop step, for kernels whose per-vector
+  // work is a long dependency chain (several independent chains let the core
+  // overlap them): step(unroll, false) while at least unroll * width elements
+  // remain, then step(1, false) per remaining full vector, then step(1, true)
+  // once for the last n % width elements with the tail mask set. Vector v of
+  // a step starts at element index() + v * width.
+  void LoopUnrolled(const x86::Gp& n, int unroll,
+                    absl::FunctionRef<void(int vectors, bool tail)> step);
+  // Vector v of the current step of a contiguous 32-bit operand.
+  x86::Mem Elem(const x86::Gp& base, int vector) const {
+    return x86::ptr(base, i_, 2, vector * width_ * 4);
+  }
   void Load(const x86::Vec& dst, const x86::Mem& m, bool tail);
   void Store(const x86::Mem& m, const x86::Vec& v, bool tail);
   void Broadcast(const x86::Vec& dst, const x86::Mem& scalar);  // one f32 to every lane
@@ -118,8 +134,9 @@ class VectorEmitter {
   void Select(const x86::Vec& dst, const Mask& mask, const asmjit::Operand_& if_true,
               const x86::Vec& if_false);
   // Bool bytes (0 or 1) of a mask at [out + index()], width bytes (tail: the
-  // remaining ones).
-  void StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail);
+  // remaining ones). `vector` v > 0 (LoopUnrolled, never in the tail step)
+  // stores at [out + index() + v * width].
+  void StoreBoolBytes(const x86::Gp& out, const Mask& mask, bool tail, int vector = 0);
   // The mask of bool bytes at [base + index()] (a lane is true where its byte
   // is nonzero, as the reference's `mask ? a : b`): width bytes, or in the
   // tail step the remaining ones, never a byte past them.
@@ -144,6 +161,15 @@ class VectorEmitter {
   void ConvertToI32(const x86::Vec& dst, const x86::Vec& a);    // vcvtps2dq
   void TruncateToI32(const x86::Vec& dst, const x86::Vec& a);   // vcvttps2dq
   void ConvertFromI32(const x86::Vec& dst, const x86::Vec& a);  // vcvtdq2ps
+  // Integer-domain bitwise ops (vpxor/vpor, vpxord/vpord on zmm), for integer
+  // code such as the random kernels' Threefry rounds.
+  void XorI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  void OrI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
+  // dst = a rotated left by `bits` (1..31) in each 32-bit lane: vprold on
+  // AVX-512; on AVX2 one vpshufb for multiples of 8, else two shifts and an or.
+  void RotateLeftI32(const x86::Vec& dst, const x86::Vec& a, int bits);
+  // The low 32 bits of a general-purpose register in every lane.
+  void BroadcastI32(const x86::Vec& dst, const x86::Gp& src);
   // dst = a * b + c with one rounding (vfmadd: the reference's std::fma).
   // b and c may be registers or Const()s; dst may alias any register operand.
   void Fma(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b,
@@ -169,6 +195,7 @@ class VectorEmitter {
   x86::KReg tail_k_;  // AVX-512 tail mask
   x86::Ymm tail_v_;   // AVX2 tail mask
   absl::flat_hash_map<uint32_t, x86::Mem> consts_;
+  absl::flat_hash_map<std::string, x86::Mem> lane_consts_;  // ConstLanes, by content
 };
 
 // The math functions of kernels/math_f32.h as vector code, one instruction

@@ -1,4 +1,4 @@
-// exp, log, tanh and sigmoid as vector code (codegen.h), bitwise equal to
+// exp, log, log1p, tanh, sigmoid and erfinv as vector code (codegen.h), bitwise equal to
 // kernels/math_f32.cc for every f32 input on both ISA paths. Each function
 // below mirrors its reference line by line, so the two are read side by side:
 // - std::fma(a, b, c) is Fma (one vfmadd, one rounding); std::fma(-a, b, c)
@@ -14,7 +14,9 @@
 //   never vcvtps2dq, so no conversion mode is involved;
 // - each `?:` is a compare and a blend of two values computed in every lane.
 // The constants must stay equal to the reference's; the property test and
-// tests/vm/slow/jit_math_exhaustive_test.cc check every bit of the results.
+// tests/vm/slow/jit_math_exhaustive_test.cc check every bit of the results
+// (log1p and erfinv, used only by the random kernels, through
+// tests/vm/jit/random_jit_test.cc and tests/vm/slow/random_jit_exhaustive_test.cc).
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
@@ -241,6 +243,148 @@ void EmitSigmoidF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec y = e.NewVec();
   e.Div(y, r, d);
   e.Add(y, q, y);
+  e.Select(dst, e.IsNaN(x), x, y);
+}
+
+void EmitLog1pF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  // u = 1 + x
+  Vec u = e.NewVec();
+  e.Add(u, x, e.ConstF(1.0f));
+  // c = x >= 1 ? 1 - (u - x) : x - (u - 1)
+  Vec one = e.ConstReg(Bits(1.0f));
+  Vec c_big = e.NewVec();
+  e.Sub(c_big, u, x);
+  e.Sub(c_big, one, c_big);
+  Vec c = e.NewVec();
+  e.Sub(c, u, e.ConstF(1.0f));
+  e.Sub(c, x, c);
+  e.Select(c, e.Compare(Cmp::kGE_OQ, x, e.ConstF(1.0f)), c_big, c);
+  // SplitLog(u, &kf, &m)
+  Vec kf = e.NewVec();
+  Vec m = e.NewVec();
+  SplitLog(e, u, kf, m);
+  // direct = x >= sqrt(1/2) - 1 && x < sqrt(2) - 1
+  const Mask direct = e.And(e.Compare(Cmp::kGE_OQ, x, e.ConstF(-0x1.2bec34p-2f)),
+                            e.Compare(Cmp::kLT_OQ, x, e.ConstF(0x1.a8279ap-2f)));
+  // f = direct ? x : m - 1; kf = direct ? 0 : kf; extra = direct ? 0 : c / u
+  Vec f = e.NewVec();
+  e.Sub(f, m, e.ConstF(1.0f));
+  e.Select(f, direct, x, f);
+  e.Select(kf, direct, e.ConstF(0.0f), kf);
+  Vec extra = e.NewVec();
+  e.Div(extra, c, u);
+  e.Select(extra, direct, e.ConstF(0.0f), extra);
+  // LogCore(f, kf, extra); y = hi + (f + lo)
+  Vec hi = e.NewVec();
+  Vec lo = e.NewVec();
+  LogCore(e, f, kf, extra, hi, lo);
+  Vec y = e.NewVec();
+  e.Add(y, f, lo);
+  e.Add(y, hi, y);
+  // The special cases, in the reference's order.
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(0.0f)), x, y);  // keeps -0
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(kInf)), e.ConstF(kInf), y);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(-1.0f)), e.ConstF(-kInf), y);
+  e.Select(y, e.Compare(Cmp::kLT_OQ, x, e.ConstF(-1.0f)), e.Const(kNaNBits), y);
+  e.Select(dst, e.IsNaN(x), x, y);
+}
+
+void EmitErfinvF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  // a = Abs(x)
+  Vec a = e.NewVec();
+  e.AndBits(a, x, e.Const(kAbsMask));
+  // Region a <= 0.75: t = a * a; rp = Horner(t); central = fma(a, kC0, a * rp)
+  Vec t = e.NewVec();
+  e.Mul(t, a, a);
+  Vec rp = e.ConstReg(Bits(0x1.47e358p+0f));
+  for (float c : {-0x1.7bfe30p+1f, 0x1.a22a8ep+1f, -0x1.ffb9a6p+0f, 0x1.ad91cap-1f, -0x1.4da2b0p-3f,
+                  0x1.5f8494p-4f, 0x1.f73184p-5f, 0x1.636520p-4f, 0x1.0538aep-3f, 0x1.db2a06p-3f,
+                  -0x1.cc0b0cp-26f}) {
+    e.Fma(rp, rp, t, e.ConstF(c));
+  }
+  Vec central = e.NewVec();
+  e.Mul(central, a, rp);
+  e.Fma(central, a, e.ConstF(0x1.c5bf8ap-1f), central);
+
+  // Region 0.75 < a < 1. alo = -fma(a, a, -t); ahi = 1 - t
+  Vec alo = e.NewVec();
+  e.XorBits(alo, t, e.Const(kSignBit));
+  e.Fma(alo, a, a, alo);
+  e.XorBits(alo, alo, e.Const(kSignBit));
+  Vec ahi = e.ConstReg(Bits(1.0f));
+  e.Sub(ahi, ahi, t);
+  // SplitLog(ahi, &kf, &m); lf = m - 1; LogCore(lf, kf, alo / ahi)
+  Vec kf = e.NewVec();
+  Vec m = e.NewVec();
+  SplitLog(e, ahi, kf, m);
+  Vec lf = e.NewVec();
+  e.Sub(lf, m, e.ConstF(1.0f));
+  Vec extra = e.NewVec();
+  e.Div(extra, alo, ahi);
+  Vec lhi = e.NewVec();
+  Vec llo = e.NewVec();
+  LogCore(e, lf, kf, extra, lhi, llo);
+  // lmid = lf + llo; lmid_err = llo - (lmid - lf)
+  Vec lmid = e.NewVec();
+  e.Add(lmid, lf, llo);
+  Vec lmid_err = e.NewVec();
+  e.Sub(lmid_err, lmid, lf);
+  e.Sub(lmid_err, llo, lmid_err);
+  // lsum = lhi + lmid; lsum_err = (lmid - (lsum - lhi)) + lmid_err
+  Vec lsum = e.NewVec();
+  e.Add(lsum, lhi, lmid);
+  Vec lsum_err = e.NewVec();
+  e.Sub(lsum_err, lsum, lhi);
+  e.Sub(lsum_err, lmid, lsum_err);
+  e.Add(lsum_err, lsum_err, lmid_err);
+  // wh = -lsum; wl = -lsum_err
+  Vec wh = e.NewVec();
+  e.XorBits(wh, lsum, e.Const(kSignBit));
+  Vec wl = e.NewVec();
+  e.XorBits(wl, lsum_err, e.Const(kSignBit));
+  // s = sqrt(wh); slo = (fma(-s, s, wh) + wl) / (s + s)
+  Vec s = e.NewVec();
+  e.cc().vsqrtps(s, wh);
+  Vec slo = e.NewVec();
+  e.Fnma(slo, s, s, wh);
+  e.Add(slo, slo, wl);
+  Vec two_s = e.NewVec();
+  e.Add(two_s, s, s);
+  e.Div(slo, slo, two_s);
+  // near = s < 2; u = s - (near ? 1.5 : 3)
+  const Mask near = e.Compare(Cmp::kLT_OQ, s, e.ConstF(2.0f));
+  Vec centre = e.ConstReg(Bits(3.0f));
+  e.Select(centre, near, e.ConstF(1.5f), centre);
+  Vec u = e.NewVec();
+  e.Sub(u, s, centre);
+  // g = near ? n0 : f0; g = fma(g, u, near ? n_i : f_i) ...
+  constexpr float kNear[10] = {0x1.c55c14p-17f, -0x1.7855acp-14f, -0x1.ff34fep-16f, 0x1.337a84p-11f,
+                               0x1.bbe846p-12f, -0x1.ecdf34p-9f,  -0x1.78e71ep-10f, 0x1.f84ef2p-6f,
+                               -0x1.bcfb00p-5f, -0x1.1b9360p-3f};
+  constexpr float kFar[10] = {-0x1.46b368p-19f, -0x1.00ae66p-16f, 0x1.007520p-14f, -0x1.76133ap-15f,
+                              -0x1.d567d2p-13f, 0x1.2c4602p-10f,  -0x1.c3799ap-9f, 0x1.c07afep-8f,
+                              0x1.5cf59cp-9f,   -0x1.566be8p-3f};
+  Vec g = e.ConstReg(Bits(kFar[0]));
+  e.Select(g, near, e.ConstF(kNear[0]), g);
+  for (int i = 1; i < 10; ++i) {
+    Vec coef = e.ConstReg(Bits(kFar[i]));
+    e.Select(coef, near, e.ConstF(kNear[i]), coef);
+    e.Fma(g, g, u, coef);
+  }
+  // tail = s + (g + slo)
+  Vec tail = e.NewVec();
+  e.Add(tail, g, slo);
+  e.Add(tail, s, tail);
+
+  // y = a <= 0.75 ? central : tail; a == 1 ? inf; a > 1 ? NaN; WithSign(y, x)
+  Vec y = e.NewVec();
+  e.Select(y, e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.75f)), central, tail);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(1.0f)), e.ConstF(kInf), y);
+  e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
+  e.AndBits(y, y, e.Const(kAbsMask));
+  Vec sign = e.NewVec();
+  e.AndBits(sign, x, e.Const(kSignBit));
+  e.OrBits(y, y, sign);
   e.Select(dst, e.IsNaN(x), x, y);
 }
 

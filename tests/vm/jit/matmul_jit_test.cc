@@ -23,6 +23,7 @@
 #include "vm/dtype.h"
 #include "vm/jit/jit.h"
 #include "vm/kernels/matmul.h"
+#include "vm/thread_pool.h"
 
 namespace alea::vm::jit {
 namespace {
@@ -77,9 +78,11 @@ class MatMulJitTest : public testing::TestWithParam<Isa> {
   }
 
   // One product of random operands through the JIT and the reference.
-  void Check(const Shape& s, Values& values, double special_rate) {
-    const std::string what = absl::StrCat(Name(GetParam()), " m=", s.m, " k=", s.k, " n=", s.n,
-                                          " special_rate=", special_rate);
+  // With a pool, its threads split the product (rows or columns).
+  void Check(const Shape& s, Values& values, double special_rate, ThreadPool* pool = nullptr) {
+    const std::string what =
+        absl::StrCat(Name(GetParam()), " m=", s.m, " k=", s.k, " n=", s.n,
+                     " special_rate=", special_rate, " threads=", pool ? pool->threads() : 0);
     const std::vector<float> a = values.Matrix(s.m * s.k, special_rate);
     const std::vector<float> b = values.Matrix(s.k * s.n, special_rate);
     const size_t size = static_cast<size_t>(s.m * s.n);
@@ -88,7 +91,7 @@ class MatMulJitTest : public testing::TestWithParam<Isa> {
 
     std::vector<float> out(size, FromBits(kGarbageBits));
     out.resize(size + kSentinels, FromBits(kSentinelBits));
-    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), nullptr, GetParam()))
+    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), pool, GetParam()))
         << what;
     int reported = 0;
     for (size_t i = 0; i < size && reported < 5; ++i) {
@@ -180,6 +183,23 @@ TEST_P(MatMulJitTest, Large) {
 
 // -0.0 products: fma(-x, +y, +0.0f) is +0.0f, so a chain of them stays +0;
 // starting from the first product instead would give -0.0f.
+TEST_P(MatMulJitTest, OnThreads) {
+  // Rows split (with several k blocks, whose partial sums every range must
+  // store before any range loads them; several m blocks per range), columns
+  // split (1 x k; n past one n block), edges everywhere, and products too
+  // small to split; then the same pools again (workers asleep or spinning,
+  // per-range buffers kept).
+  const Shape shapes[] = {{300, 1030, 301}, {1, 2100, 700}, {700, 129, 1}, {131, 257, 259},
+                          {20, 60, 4200},   {1000, 40, 50}, {6, 20, 7}};
+  Values values(9);
+  for (int threads : {2, 3, 7}) {
+    ThreadPool pool(threads);
+    for (int round = 0; round < 2; ++round) {
+      for (const Shape& s : shapes) Check(s, values, round == 0 ? 0.0 : 0.01, &pool);
+    }
+  }
+}
+
 TEST_P(MatMulJitTest, NegativeZeroProductsGivePositiveZero) {
   for (const Shape s : {Shape{1, 1, 1}, Shape{20, 3, 40}}) {
     std::vector<float> a(static_cast<size_t>(s.m * s.k), -0.0f);

@@ -1,0 +1,326 @@
+// The tensor JIT's random kernels (jit.h, RandomKernel): Threefry-2x32/20 in
+// 32-bit SIMD lanes fused with the sampler transforms of random/samplers.cc,
+// one pass, everything in registers.
+//
+// Structure of a kernel (one asmjit function per kernel and ISA):
+// - Entry: the key schedule is computed once in general-purpose registers
+//   from params (ks2 = k0 ^ k1 ^ parity; x0's start hi + ks0, which is the
+//   same for every element; lo + ks1; the five x1 injections ks[(s+1)%3] + s)
+//   and broadcast: into registers on AVX-512 (the allocator spills what does
+//   not fit), onto the stack on AVX2 (16 ymm are too few; the rounds read
+//   them as memory operands, which fold into the integer adds). The lane
+//   counter base is lo + ks1 + lane index.
+// - Loop (VectorEmitter::LoopUnrolled): each step runs `unroll` independent
+//   Threefry chains, one vector each, round by round across the vectors:
+//   a chain is ~75 dependent operations, and interleaving 8-12 lets the
+//   out-of-order core keep every vector pipe busy. Then one vector at a time
+//   for the remaining full vectors, then one masked step for the last
+//   n % width elements (masked stores and loads, so nothing is touched past
+//   n; the counters of masked-off lanes are computed and dropped).
+// - Counters: element j hashes (hi, lo + j). Step's vector v holds elements
+//   index + v * width + lane, so x1 = (lo + ks1 + lane) + index + v * width in
+//   wrapping u32 lanes, which is lo + j + ks1 exactly as the reference's
+//   x1 += ks[1] (u32 addition is associative and commutative mod 2^32).
+//
+// Bitwise equality with random/samplers.cc:
+// - Bits: Threefry is integer arithmetic mod 2^32 (vpaddd, vprold or
+//   shift/shift/or or a byte shuffle for the rotations, vpxor); the same
+//   rounds, rotations and injections as random/threefry.cc give the same
+//   words, and bits = word0 ^ word1.
+// - u = BitsToUnitFloat: (bits >> 9) | 0x3f800000 as an integer, then one
+//   vsubps of 1.0f: the reference's bit_cast and f32 subtraction.
+// - Uniform: vmulps u * scale then vaddps + lo, two roundings as the
+//   reference (no FMA). MaxF32(lo, y): an unordered compare of y with lo
+//   picks the reference's NaN, whose bits are std::nanf("")'s, read at code
+//   generation on this same platform; otherwise `lo > y ? lo : y` as an
+//   ordered compare and a blend (equal zeros give y, as the reference).
+// - Normal: Uniform with the reference's constants (lo = nextafter(-1, 0),
+//   scale = f32(1 - lo) computed in f32 here as the reference computes it),
+//   then EmitErfinvF32 (math_f32.cc, instruction for instruction equal to
+//   kernels::ErfinvF32) and one vmulps by f32(sqrt 2). The reference writes
+//   the uniform values to memory and transforms them in a second pass; a
+//   float round-trips through memory unchanged, so doing both in registers
+//   gives the same bits.
+// - Exponential: Uniform(0, 1) is u itself (u * 1 and u + 0 are exact, and
+//   max(0, u) is u for u in [0, 1)), so -Log1pF32(-u) with negation as a sign
+//   flip and EmitLog1pF32 for Log1pF32.
+// - Bernoulli: the ordered compare u < p (false for a NaN p), 0/1 bytes.
+// - Dropout: q = x / keep (vdivps) in every lane, then an ordered u < keep
+//   blends q with +0.0f. Division has no side effect the reference could
+//   observe, so computing it for dropped lanes changes nothing. x is loaded
+//   before out is stored at the same index, so out may alias x.
+#include <asmjit/x86.h>
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/jit/codegen.h"
+#include "vm/jit/jit.h"
+
+namespace alea::vm::jit {
+namespace {
+
+using codegen::Mask;
+using codegen::VectorEmitter;
+using Cmp = x86::VCmpImm;
+
+constexpr uint32_t kParity = 0x1BD11BDA;  // random/threefry.cc's kParity
+constexpr int kRotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+constexpr int kRounds = 20;
+constexpr uint32_t kSignBit = 0x80000000u;
+
+// random::Normal's bounds and factor.
+constexpr float kNormalLo = -0x1.fffffep-1f;
+constexpr float kSqrt2 = 0x1.6a09e6p+0f;
+
+struct Request {
+  RandomKernel kernel;
+  bool avx512;
+  bool inject_error;
+};
+
+// Independent Threefry chains per main-loop step, measured with
+// bench/random/jit_random_bench.cc on Zen 5: throughput keeps improving well
+// past the point where the chains fill the register file (spilled state
+// costs little next to the overlap gained), up to 12 zmm (8 for the long
+// erfinv/log1p transforms, which bring their own independent work) and 8 ymm.
+int Unroll(const Request& r) {
+  if (!r.avx512) return 8;
+  return r.kernel == RandomKernel::kNormal || r.kernel == RandomKernel::kExponential ? 8 : 12;
+}
+
+// The per-call key material as vector operands: registers on AVX-512,
+// stack slots on AVX2 (see the top comment).
+struct KeyOperands {
+  asmjit::Operand x0_start;   // hi + ks0
+  asmjit::Operand ks[3];      // ks0, ks1, ks2
+  asmjit::Operand inject[5];  // x1's injection s = 1..5: ks[(s + 1) % 3] + s
+  x86::Vec counter_base;      // lo + ks1 + lane
+};
+
+KeyOperands EmitKeySetup(VectorEmitter& e, const x86::Gp& params) {
+  x86::Compiler& cc = e.cc();
+  KeyOperands key;
+  x86::Gp ks[3] = {cc.newGpd("ks0"), cc.newGpd("ks1"), cc.newGpd("ks2")};
+  cc.mov(ks[0], x86::dword_ptr(params, offsetof(RandomParams, k0)));
+  cc.mov(ks[1], x86::dword_ptr(params, offsetof(RandomParams, k1)));
+  cc.mov(ks[2], ks[0]);
+  cc.xor_(ks[2], ks[1]);
+  cc.xor_(ks[2], kParity);
+  x86::Gp word = cc.newGpd("word");
+
+  // Stack slots on AVX2: x0_start, ks0..2, inject1..5.
+  const int bytes = e.width() * 4;
+  x86::Mem stack;
+  if (!e.avx512()) stack = cc.newStack(static_cast<uint32_t>(bytes * 9), 32, "keys");
+  int slot = 0;
+  auto broadcast = [&](const x86::Gp& value) -> asmjit::Operand {
+    x86::Vec v = e.NewVec();
+    e.BroadcastI32(v, value);
+    if (e.avx512()) return v;
+    x86::Mem m = stack;
+    m.addOffset(slot++ * bytes);
+    m.setSize(static_cast<uint32_t>(bytes));
+    cc.vmovups(m, v);
+    return m;
+  };
+
+  cc.mov(word, x86::dword_ptr(params, offsetof(RandomParams, hi)));
+  cc.add(word, ks[0]);
+  key.x0_start = broadcast(word);
+  for (int i = 0; i < 3; ++i) key.ks[i] = broadcast(ks[i]);
+  for (int s = 1; s <= 5; ++s) {
+    cc.mov(word, ks[(s + 1) % 3]);
+    cc.add(word, s);
+    key.inject[s - 1] = broadcast(word);
+  }
+  cc.mov(word, x86::dword_ptr(params, offsetof(RandomParams, lo)));
+  cc.add(word, ks[1]);
+  key.counter_base = e.NewVec();
+  e.BroadcastI32(key.counter_base, word);
+  uint32_t lanes[16];
+  for (uint32_t l = 0; l < 16; ++l) lanes[l] = l;
+  e.AddI32(key.counter_base, key.counter_base, e.ConstLanes(lanes));
+  return key;
+}
+
+// bits[v] = word0 ^ word1 of Threefry2x32(k, hi, lo + j) for the `count`
+// vectors of the current step.
+void EmitThreefry(VectorEmitter& e, const KeyOperands& key, int count,
+                  std::vector<x86::Vec>& bits) {
+  std::vector<x86::Vec> x0(count), x1(count);
+  // x1 = counter_base + index + v * width; x0 = x0_start, and round 0's
+  // x0 += x1 folded into x0 = x1 + x0_start.
+  x86::Vec index = e.NewVec();
+  e.BroadcastI32(index, e.index());
+  e.AddI32(index, index, key.counter_base);
+  for (int v = 0; v < count; ++v) {
+    x0[v] = e.NewVec();
+    if (v == 0) {
+      x1[v] = index;
+    } else {
+      x1[v] = e.NewVec();
+      e.AddI32(x1[v], index, e.Const(static_cast<uint32_t>(v * e.width())));
+    }
+  }
+  for (int r = 0; r < kRounds; ++r) {
+    for (int v = 0; v < count; ++v) {
+      if (r == 0) {
+        e.AddI32(x0[v], x1[v], key.x0_start);
+      } else {
+        e.AddI32(x0[v], x0[v], x1[v]);
+      }
+    }
+    for (int v = 0; v < count; ++v) e.RotateLeftI32(x1[v], x1[v], kRotations[r % 8]);
+    for (int v = 0; v < count; ++v) e.XorI32(x1[v], x1[v], x0[v]);
+    if (r % 4 == 3) {
+      const int s = (r + 1) / 4;
+      for (int v = 0; v < count; ++v) {
+        e.AddI32(x0[v], x0[v], key.ks[s % 3]);
+        e.AddI32(x1[v], x1[v], key.inject[s - 1]);
+      }
+    }
+  }
+  bits.resize(count);
+  for (int v = 0; v < count; ++v) {
+    e.XorI32(x0[v], x0[v], x1[v]);
+    bits[v] = x0[v];
+  }
+}
+
+// BitsToUnitFloat: (bits >> 9) | 1.0f's bits, minus 1.0f. dst may be bits.
+void EmitUnitFloat(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& bits) {
+  e.ShiftRightLogicalI32(dst, bits, 9);
+  e.OrI32(dst, dst, e.Const(0x3f800000u));
+  e.Sub(dst, dst, e.ConstF(1.0f));
+}
+
+// MaxF32(lo, u * scale + lo), the reference's Uniform on u. dst may be u.
+void EmitUniform(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& u, const x86::Vec& lo,
+                 const x86::Vec& scale, uint32_t nan_bits) {
+  x86::Vec y = e.NewVec();
+  e.Mul(y, u, scale);
+  e.Add(y, y, lo);
+  const Mask unordered = e.Compare(Cmp::kUNORD_Q, y, lo);  // isnan(lo) || isnan(y)
+  e.Select(dst, e.Compare(Cmp::kGT_OQ, lo, y), lo, y);
+  e.Select(dst, unordered, e.Const(nan_bits), dst);
+}
+
+void EmitBody(x86::Compiler& cc, const Request& r, const x86::Gp& params, const x86::Gp& out,
+              const x86::Gp& n) {
+  VectorEmitter e(cc, r.avx512);
+  const KeyOperands key = EmitKeySetup(e, params);
+  // std::nanf("") as the reference's MaxF32 produces it.
+  const uint32_t nan_bits = std::bit_cast<uint32_t>(std::nanf(""));
+
+  // The kernel's per-call operands, hoisted out of the loop.
+  x86::Vec lo, scale, p, zero;
+  x86::Gp x;
+  switch (r.kernel) {
+    case RandomKernel::kUniform:
+      lo = e.NewVec();
+      scale = e.NewVec();
+      e.Broadcast(lo, x86::dword_ptr(params, offsetof(RandomParams, lo_bound)));
+      e.Broadcast(scale, x86::dword_ptr(params, offsetof(RandomParams, scale)));
+      break;
+    case RandomKernel::kNormal: {
+      // The reference's `hi - lo` in f32 with hi = 1.
+      const float normal_scale = 1.0f - kNormalLo;
+      lo = e.ConstReg(std::bit_cast<uint32_t>(kNormalLo));
+      scale = e.ConstReg(std::bit_cast<uint32_t>(normal_scale));
+      break;
+    }
+    case RandomKernel::kBernoulli:
+      p = e.NewVec();
+      e.Broadcast(p, x86::dword_ptr(params, offsetof(RandomParams, p)));
+      break;
+    case RandomKernel::kDropout:
+      p = e.NewVec();
+      e.Broadcast(p, x86::dword_ptr(params, offsetof(RandomParams, p)));
+      zero = e.ConstReg(0);
+      x = cc.newGpq("x");
+      cc.mov(x, x86::qword_ptr(params, offsetof(RandomParams, x)));
+      break;
+    default:
+      break;
+  }
+
+  std::vector<x86::Vec> bits;
+  e.LoopUnrolled(n, Unroll(r), [&](int count, bool tail) {
+    EmitThreefry(e, key, count, bits);
+    for (int v = 0; v < count; ++v) {
+      const x86::Vec& b = bits[v];
+      if (r.kernel == RandomKernel::kBits) {
+        e.Store(e.Elem(out, v), b, tail);
+        continue;
+      }
+      x86::Vec u = b;  // the unit float, in place of the bits
+      EmitUnitFloat(e, u, b);
+      switch (r.kernel) {
+        case RandomKernel::kUniform:
+          EmitUniform(e, u, u, lo, scale, nan_bits);
+          e.Store(e.Elem(out, v), u, tail);
+          break;
+        case RandomKernel::kNormal:
+          EmitUniform(e, u, u, lo, scale, nan_bits);
+          codegen::EmitErfinvF32(e, u, u);
+          // kSqrt2 * erfinv(..): the product commutes exactly (no NaN here).
+          e.Mul(u, u, e.ConstF(kSqrt2));
+          e.Store(e.Elem(out, v), u, tail);
+          break;
+        case RandomKernel::kExponential:
+          e.XorBits(u, u, e.Const(kSignBit));
+          codegen::EmitLog1pF32(e, u, u);
+          e.XorBits(u, u, e.Const(kSignBit));
+          e.Store(e.Elem(out, v), u, tail);
+          break;
+        case RandomKernel::kBernoulli:
+          e.StoreBoolBytes(out, e.Compare(Cmp::kLT_OQ, u, p), tail, v);
+          break;
+        case RandomKernel::kDropout: {
+          x86::Vec q = e.NewVec();
+          e.Load(q, e.Elem(x, v), tail);
+          e.Div(q, q, p);
+          e.Select(q, e.Compare(Cmp::kLT_OQ, u, p), q, zero);
+          e.Store(e.Elem(out, v), q, tail);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  });
+}
+
+void* Compile(asmjit::JitRuntime& runtime, const Request& r) {
+  const asmjit::FuncSignature signature =
+      asmjit::FuncSignatureT<void, const void*, void*, int64_t>();
+  return codegen::CompileFunction(runtime, signature, r.avx512, r.inject_error,
+                                  [&](x86::Compiler& cc, asmjit::FuncNode* fn) {
+                                    x86::Gp params = cc.newGpq("params");
+                                    x86::Gp out = cc.newGpq("out");
+                                    x86::Gp n = cc.newGpq("n");
+                                    fn->setArg(0, params);
+                                    fn->setArg(1, out);
+                                    fn->setArg(2, n);
+                                    EmitBody(cc, r, params, out, n);
+                                  });
+}
+
+}  // namespace
+
+RandomFn Jit::Random(RandomKernel kernel, Isa isa) {
+  if (static_cast<int>(kernel) > static_cast<int>(RandomKernel::kDropout)) return nullptr;
+  const std::string key = absl::StrCat("random:", static_cast<int>(kernel));
+  asmjit::JitRuntime& runtime = impl().runtime;
+  return reinterpret_cast<RandomFn>(Cached(key, isa, [&](bool avx512, bool inject_error) {
+    return Compile(runtime, Request{kernel, avx512, inject_error});
+  }));
+}
+
+}  // namespace alea::vm::jit

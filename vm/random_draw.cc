@@ -1,0 +1,100 @@
+#include "vm/random_draw.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "vm/random/samplers.h"
+#include "vm/thread_pool.h"
+
+namespace alea::vm {
+namespace {
+
+using jit::RandomKernel;
+
+// Ranges start on 64-element boundaries, so two threads never write one
+// cache line (bool results are bytes).
+constexpr int64_t kAlign = 64;
+// Below this many elements per thread, waking a thread costs more than it
+// saves (a JIT draw is well under a nanosecond an element).
+constexpr int64_t kMinRange = 32768;
+
+int ElementBytes(RandomKernel kind) { return kind == RandomKernel::kBernoulli ? 1 : 4; }
+
+// Elements [begin, end) on the reference sampler.
+void Reference(RandomKernel kind, const DrawArgs& a, char* out, uint64_t begin, uint64_t end) {
+  const uint64_t n = end - begin;
+  char* at = out + begin * ElementBytes(kind);
+  switch (kind) {
+    case RandomKernel::kBits:
+      random::Bits(a.key, begin, n, reinterpret_cast<uint32_t*>(at));
+      break;
+    case RandomKernel::kUniform:
+      random::Uniform(a.key, begin, n, a.lo, a.hi, reinterpret_cast<float*>(at));
+      break;
+    case RandomKernel::kNormal:
+      random::Normal(a.key, begin, n, reinterpret_cast<float*>(at));
+      break;
+    case RandomKernel::kExponential:
+      random::Exponential(a.key, begin, n, reinterpret_cast<float*>(at));
+      break;
+    case RandomKernel::kBernoulli:
+      random::Bernoulli(a.key, a.p, begin, n, reinterpret_cast<uint8_t*>(at));
+      break;
+    case RandomKernel::kDropout:
+      random::Dropout(a.key, a.rate, a.x + begin, begin, n, reinterpret_cast<float*>(at));
+      break;
+  }
+}
+
+// Elements [begin, end) on the JIT kernel: one call per run of counters
+// with the same high word (the kernel adds to the low word only).
+void Jitted(jit::RandomFn fn, RandomKernel kind, const DrawArgs& a, char* out, uint64_t begin,
+            uint64_t end) {
+  jit::RandomParams p;
+  p.k0 = a.key.k0;
+  p.k1 = a.key.k1;
+  p.lo_bound = a.lo;
+  p.scale = a.hi - a.lo;  // in f32, as random::Uniform computes it
+  p.p = kind == RandomKernel::kDropout ? static_cast<float>(1.0 - a.rate) : a.p;
+  for (uint64_t i = begin; i < end;) {
+    const uint64_t stop = std::min(end, ((i >> 32) + 1) << 32);
+    p.hi = static_cast<uint32_t>(i >> 32);
+    p.lo = static_cast<uint32_t>(i);
+    p.x = a.x == nullptr ? nullptr : a.x + i;
+    fn(&p, out + i * ElementBytes(kind), static_cast<int64_t>(stop - i));
+    i = stop;
+  }
+}
+
+}  // namespace
+
+void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* out,
+              uint64_t count) {
+  // Flax's dropout draws nothing at rate 0 or 1; the reference has those
+  // cases, the kernel only the drawing one.
+  const bool draws = kind != RandomKernel::kDropout || (args.rate != 0.0 && args.rate != 1.0);
+  jit::RandomFn fn = cx.jit() != nullptr && draws ? cx.jit()->Random(kind) : nullptr;
+  char* bytes = static_cast<char*>(out);
+  auto body = [&](int /*range*/, int64_t begin, int64_t end) {
+    const auto b = static_cast<uint64_t>(begin), e = static_cast<uint64_t>(end);
+    if (fn != nullptr) {
+      Jitted(fn, kind, args, bytes, b, e);
+    } else {
+      Reference(kind, args, bytes, b, e);
+    }
+  };
+  const auto n = static_cast<int64_t>(count);
+  // The reference costs 10-50 times the kernel per element, so smaller
+  // ranges already pay for a thread.
+  const int64_t min_range = fn != nullptr ? kMinRange : kMinRange / 16;
+  std::optional<jit::Jit::KernelTimer> timer;
+  if (fn != nullptr) timer.emplace(*cx.jit());
+  if (cx.pool() != nullptr) {
+    cx.pool()->ParallelFor(n, kAlign, min_range, body);
+  } else {
+    body(0, 0, n);
+  }
+}
+
+}  // namespace alea::vm

@@ -1,0 +1,33 @@
+// Filling a sampler's result tensor: the partitionable samplers of
+// vm/random/samplers.h, split across the VM's threads, each range on the
+// JIT's fused random kernel where there is one (jit.h RandomKernel) and on
+// the reference sampler otherwise. Both give the same bits, and element i
+// depends only on (key, i), so neither the thread count nor the JIT changes
+// a number (LANGUAGE.md "Determinism").
+#ifndef ALEA_VM_RANDOM_DRAW_H_
+#define ALEA_VM_RANDOM_DRAW_H_
+
+#include <cstdint>
+
+#include "vm/jit/jit.h"
+#include "vm/random/keys.h"
+#include "vm/tensor_ops.h"
+
+namespace alea::vm {
+
+struct DrawArgs {
+  random::Key key;             // the counter-0 key (random::EffectiveKey)
+  float lo = 0.0f, hi = 1.0f;  // kUniform's bounds
+  float p = 0.0f;              // kBernoulli's probability
+  double rate = 0.0;           // kDropout's rate
+  const float* x = nullptr;    // kDropout's input (may equal out)
+};
+
+// out[0..count) = elements [0, count) of the draw `kind` (its element type:
+// u32 for kBits, bool bytes for kBernoulli, f32 otherwise).
+void FillDraw(TensorContext& cx, jit::RandomKernel kind, const DrawArgs& args, void* out,
+              uint64_t count);
+
+}  // namespace alea::vm
+
+#endif  // ALEA_VM_RANDOM_DRAW_H_
