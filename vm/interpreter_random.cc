@@ -307,10 +307,9 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       // other partitionable draws.
       int32_t* y = ElementsOf<int32_t>(out);
       const int64_t lo = AsInt(args[1]), hi = AsInt(args[2]);
-      cx.pool()->ParallelFor(static_cast<int64_t>(count), 64, 2048,
-                             [&](int, int64_t begin, int64_t end) {
-                               random::RandInt(k, lo, hi, begin, end - begin, y + begin);
-                             });
+      cx.ForRanges(static_cast<int64_t>(count), 64, 2048, [&](int, int64_t begin, int64_t end) {
+        random::RandInt(k, lo, hi, begin, end - begin, y + begin);
+      });
       break;
     }
     case Op::CATEGORICAL: {
@@ -320,10 +319,9 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       const float* x = ElementsOf<float>(logits);
       int32_t* y = ElementsOf<int32_t>(out);
       const auto min_rows = static_cast<int64_t>(std::max<uint64_t>(1, 2048 / classes));
-      cx.pool()->ParallelFor(
-          static_cast<int64_t>(count), 1, min_rows, [&](int, int64_t begin, int64_t end) {
-            random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin);
-          });
+      cx.ForRanges(static_cast<int64_t>(count), 1, min_rows, [&](int, int64_t begin, int64_t end) {
+        random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin);
+      });
       break;
     }
     case Op::PERMUTATION:

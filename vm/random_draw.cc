@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "vm/random/samplers.h"
-#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
@@ -90,11 +89,7 @@ void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* 
   const int64_t min_range = fn != nullptr ? kMinRange : kMinRange / 16;
   std::optional<jit::Jit::KernelTimer> timer;
   if (fn != nullptr) timer.emplace(*cx.jit());
-  if (cx.pool() != nullptr) {
-    cx.pool()->ParallelFor(n, kAlign, min_range, body);
-  } else {
-    body(0, 0, n);
-  }
+  cx.ForRanges(n, kAlign, min_range, body);
 }
 
 }  // namespace alea::vm

@@ -11,7 +11,6 @@
 
 #include "vm/jit/jit.h"
 #include "vm/tensor_ops.h"
-#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
@@ -140,7 +139,6 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
       }
     }
   };
-  ThreadPool* pool = cx.pool() != nullptr && cx.pool()->threads() > 1 ? cx.pool() : nullptr;
   const int64_t min_range = MinRange(program);
   jit::Jit::KernelTimer timer(*jit);
   if (row == 0) {
@@ -150,11 +148,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
       kernel(at.data(), data + begin, end - begin);
     };
     // 64-element boundaries: whole cache lines of the output and bool leaves.
-    if (pool != nullptr) {
-      pool->ParallelFor(n, 64, min_range, run);
-    } else {
-      run(0, 0, n);
-    }
+    cx.ForRanges(n, 64, min_range, run);
   } else {
     // One call per row.
     auto run = [&](int, int64_t first, int64_t last) {
@@ -164,12 +158,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
         kernel(at.data(), data + r * row, row);
       }
     };
-    const int64_t rows = n / row;
-    if (pool != nullptr) {
-      pool->ParallelFor(rows, 1, std::max<int64_t>(1, min_range / row), run);
-    } else {
-      run(0, 0, rows);
-    }
+    cx.ForRanges(n / row, 1, std::max<int64_t>(1, min_range / row), run);
   }
 
   // Consume the moved leaves as the unfused block would have. A register

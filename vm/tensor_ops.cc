@@ -132,6 +132,15 @@ bool UnarySupports(kernels::UnaryOp op, DType dtype) {
 
 }  // namespace
 
+void TensorContext::ForRanges(int64_t n, int64_t align, int64_t min_range,
+                              absl::FunctionRef<void(int, int64_t, int64_t)> body) {
+  if (pool_ == nullptr || pool_->threads() < 2) {
+    if (n > 0) body(0, 0, n);
+    return;
+  }
+  pool_->ParallelFor(n, align, min_range, body);
+}
+
 Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
   Object* t = site_ != 0 ? heap_.NewTensorAt(site_, dtype, shape) : heap_.NewTensor(dtype, shape);
   if (t != nullptr) return t;
@@ -165,18 +174,6 @@ constexpr int64_t kMinMatMulFlops = int64_t{1} << 13;
 // Ranges of elementwise outputs start on 64-element boundaries: whole cache
 // lines of f32 and of bool outputs, so no two threads write one line.
 constexpr int64_t kElementAlign = 64;
-
-// body over [0, n) split across the context's pool, or in one call on the
-// caller without one (and for small n: ParallelFor then makes one range).
-void ForRanges(TensorContext& cx, int64_t n, int64_t align, int64_t min_range,
-               absl::FunctionRef<void(int range, int64_t begin, int64_t end)> body) {
-  ThreadPool* pool = cx.pool();
-  if (pool == nullptr || pool->threads() < 2) {
-    if (n > 0) body(0, 0, n);
-    return;
-  }
-  pool->ParallelFor(n, align, min_range, body);
-}
 
 bool IsCheap(kernels::UnaryOp op) {
   return op != kernels::UnaryOp::kExp && op != kernels::UnaryOp::kLog &&
@@ -225,7 +222,7 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
     jit::CompareF32Fn fn = cx.jit()->CompareF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    ForRanges(cx, n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
       fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
          reinterpret_cast<uint8_t*>(o + begin * out_bytes), end - begin);
     });
@@ -233,7 +230,7 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
     jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    ForRanges(cx, n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
       fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
          reinterpret_cast<float*>(o + begin * out_bytes), end - begin);
     });
@@ -257,7 +254,7 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
   std::atomic<bool> division_by_zero{false};
-  ForRanges(cx, n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
+  cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
     const int64_t len[] = {end - begin};
     if (kernels::Binary(op, dtype, len, kernels::Strided{At(a, la, begin), sa},
                         kernels::Strided{At(b, lb, begin), sb},
@@ -327,12 +324,12 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
       cx.jit() != nullptr && dtype == DType::kF32 && n >= 2 ? cx.jit()->UnaryF32(op) : nullptr;
   if (fn != nullptr) {
     jit::Jit::KernelTimer timer(*cx.jit());
-    ForRanges(cx, n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
       fn(reinterpret_cast<const float*>(in + begin * bytes),
          reinterpret_cast<float*>(o + begin * bytes), end - begin);
     });
   } else {
-    ForRanges(cx, n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
       kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes);
     });
   }
@@ -737,7 +734,7 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
     }
     if (done) continue;
     // Blocks of whole rows: each output is the same FMA chain either way.
-    ForRanges(cx, m, 1, min_rows, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(m, 1, min_rows, [&](int, int64_t begin, int64_t end) {
       kernels::MatMul(dtype, end - begin, k, n, a + begin * k * bytes, b, c + begin * n * bytes);
     });
   }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/types/span.h"
 #include "vm/bytecode.h"
 #include "vm/dtype.h"
@@ -43,6 +44,10 @@ class TensorContext {
   Heap& heap() { return heap_; }
   jit::Jit* jit() const { return jit_; }
   ThreadPool* pool() const { return pool_; }
+  // body over [0, n) split across the pool (ThreadPool::ParallelFor), or in
+  // one call on this thread without a pool of two or more threads.
+  void ForRanges(int64_t n, int64_t align, int64_t min_range,
+                 absl::FunctionRef<void(int range, int64_t begin, int64_t end)> body);
   // The instruction site whose results New makes (Heap::NewTensorAt: its
   // last dead result is reused); 0: none.
   void set_site(uint32_t site) { site_ = site; }
