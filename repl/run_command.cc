@@ -42,6 +42,39 @@ void PrintStats(const vm::Stats& s) {
 // More threads than this is a typo, not a machine.
 constexpr int kMaxThreads = 1024;
 
+// A byte count: digits with an optional K, M or G (KiB, MiB, GiB). 0 is
+// "no limit", as in vm::Limits.
+bool ParseBytes(const std::string& text, uint64_t* bytes) {
+  std::string digits = text;
+  int shift = 0;
+  if (!digits.empty()) {
+    switch (digits.back()) {
+      case 'k':
+      case 'K':
+        shift = 10;
+        break;
+      case 'm':
+      case 'M':
+        shift = 20;
+        break;
+      case 'g':
+      case 'G':
+        shift = 30;
+        break;
+      default:
+        break;
+    }
+    if (shift != 0) digits.pop_back();
+  }
+  uint64_t n = 0;
+  if (digits.empty() || digits[0] == '-' || digits[0] == '+' || !absl::SimpleAtoi(digits, &n) ||
+      n > (UINT64_MAX >> shift)) {
+    return false;
+  }
+  *bytes = n << shift;
+  return true;
+}
+
 }  // namespace
 
 // Compiles FILE; on success `module` holds it. Diagnostics are printed.
@@ -66,6 +99,7 @@ int RunRun(const std::vector<std::string>& args) {
   bool stats = false;
   bool avx512 = true;
   int threads = vm::ThreadPool::HardwareThreads();
+  vm::Limits limits;
   std::string value;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -89,6 +123,19 @@ int RunRun(const std::vector<std::string>& args) {
         return UsageError("run", "`--isa` needs `avx2` or `avx512`, not `" + value + "`");
       }
       avx512 = value == "avx512";
+    } else if (int parsed = ParseOptionValue("run", "--max-heap", args, &i, &value); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
+      if (!ParseBytes(value, &limits.max_heap_bytes)) {
+        return UsageError(
+            "run",
+            "`--max-heap` needs a byte count such as 4096, 64K, 512M or 2G, not `" + value + "`");
+      }
+    } else if (int parsed = ParseOptionValue("run", "--max-depth", args, &i, &value); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
+      if (!absl::SimpleAtoi(value, &limits.max_call_depth) || limits.max_call_depth < 1) {
+        return UsageError("run",
+                          "`--max-depth` needs a positive number of calls, not `" + value + "`");
+      }
     } else if (arg == "--" && i + 1 < args.size()) {
       file = args[++i];
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -109,7 +156,7 @@ int RunRun(const std::vector<std::string>& args) {
     return kExitProgramError;
   }
 
-  vm::Vm machine;
+  vm::Vm machine(limits);
   machine.AddNatives(stdlib::Natives());
   machine.SetJitEnabled(jit);
   machine.SetJitAvx512(avx512);

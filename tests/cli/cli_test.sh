@@ -98,6 +98,19 @@ expect 2 '' '`--threads` needs a number from 1 to 1024, not `x`' -- run --thread
 expect 2 '' '`--threads` needs a value' -- run --threads
 expect 2 '' '`--isa` needs `avx2` or `avx512`, not `sse`' -- run --isa sse "$tmp/ok.alea"
 expect 0 '^1$' '' -- run --threads 3 --isa=avx2 "$tmp/ok.alea"
+# Limits from the command line.
+printf 'fn depth(n: Int) -> Int = if n == 0 { 0 } else { 1 + depth(n - 1) }\n%s\n' \
+  'fn main() = print(depth(5000))' >"$tmp/deep.alea"
+expect 1 '' 'error: stack overflow: more than 100 nested calls' -- run --max-depth 100 "$tmp/deep.alea"
+expect 0 '^5000$' '' -- run --max-depth=6000 "$tmp/deep.alea"
+expect 2 '' '`--max-depth` needs a positive number of calls, not `0`' -- run --max-depth 0 "$tmp/deep.alea"
+printf 'fn main() = print(sum(zeros([1000000])))\n' >"$tmp/heap.alea"
+expect 1 '' 'help: the heap may hold at most 1048576 bytes' -- run --max-heap 1M "$tmp/heap.alea"
+expect 0 '^0\.0$' '' -- run --max-heap 8m "$tmp/heap.alea"
+expect 0 '^0\.0$' '' -- run --max-heap 0 "$tmp/heap.alea"
+expect 2 '' '`--max-heap` needs a byte count such as 4096, 64K, 512M or 2G, not `1X`' \
+  -- run --max-heap 1X "$tmp/heap.alea"
+expect 2 '' '`--max-heap` needs a byte count' -- run --max-heap -5 "$tmp/heap.alea"
 determinism_run() {  # NAME FLAGS...: outputs into $tmp/det/NAME/
   local name=$1
   shift
