@@ -36,12 +36,12 @@ ProgramCompiler::ProgramCompiler(const lang::Program& program, const lang::Sourc
     : program_(program), sources_(sources), diags_(diags) {}
 
 absl::StatusOr<vm::Module> Compile(const lang::Program& program, const lang::SourceManager& sources,
-                                   lang::Diagnostics& diags) {
+                                   lang::Diagnostics& diags, const CompileOptions& options) {
   ProgramCompiler compiler(program, sources, diags);
-  return compiler.Run();
+  return compiler.Run(options);
 }
 
-absl::StatusOr<vm::Module> ProgramCompiler::Run() {
+absl::StatusOr<vm::Module> ProgramCompiler::Run(const CompileOptions& options) {
   for (size_t i = 0; i < sources_.size(); ++i) {
     module_.files.push_back(sources_.file(static_cast<lang::FileId>(i)).path());
   }
@@ -61,6 +61,7 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run() {
       module_.main_takes_args = fn->params.size() == 1;
       module_.main_uses_rng = fn->uses_rng;
     }
+    if (options.export_functions) AddExports();
   }
   Drain();
   CompileInit();
@@ -69,6 +70,29 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run() {
         absl::StrCat("compilation failed with ", diags_.error_count(), " errors"));
   }
   return std::move(module_);
+}
+
+void ProgramCompiler::AddExports() {
+  auto export_type = [&](const Type* t) {
+    t = Concrete(t, {});
+    vm::ExportType e{TypeDescOf(t), 0};
+    if (types::Resolve(t)->kind == types::Kind::kTensor) {
+      e.dtype = static_cast<uint8_t>(StaticDType(t));
+    }
+    return e;
+  };
+  for (const auto& fn : program_.modules.back()->fns) {
+    if (fn->scheme != nullptr && !fn->scheme->vars.empty()) continue;  // generic: no one instance
+    const Type* type = fn->type != nullptr ? types::Resolve(fn->type) : nullptr;
+    if (type == nullptr || type->kind != types::Kind::kFunction) continue;
+    vm::Export e;
+    e.name = fn->name;
+    e.function = static_cast<uint32_t>(FunctionInstance(fn.get(), {}));
+    for (const Type* p : type->args) e.params.push_back(export_type(p));
+    e.result = export_type(type->result);
+    e.uses_rng = fn->uses_rng;
+    module_.exports.push_back(std::move(e));
+  }
 }
 
 int ProgramCompiler::NewFunctionSlot() {

@@ -18,13 +18,21 @@
 
 namespace alea::compiler {
 
+struct CompileOptions {
+  // Also compile every monomorphic top-level function of the root file, reached
+  // from `main` or not, and list them in Module::exports, so that a host can
+  // call them by name (include/alea/compiler.h). Off for `alea run` and
+  // `alea dis`, whose modules stay exactly what `main` needs.
+  bool export_functions = false;
+};
+
 // Compiles `program`. Errors (unsupported features, limits such as the
 // 65,535 registers of a function) are reported into `diags` and make the
 // result an error status whose message says how many there were. A program
 // whose root file has no `main` compiles with Module::main == -1 (`alea dis`
 // can still show it; `alea run` reports it).
 absl::StatusOr<vm::Module> Compile(const lang::Program& program, const lang::SourceManager& sources,
-                                   lang::Diagnostics& diags);
+                                   lang::Diagnostics& diags, const CompileOptions& options = {});
 
 }  // namespace alea::compiler
 

@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/types/span.h"
+#include "compiler/compiler.h"
 #include "lang/ast.h"
 #include "lang/builtins.h"
 #include "lang/diagnostics.h"
@@ -215,7 +216,7 @@ class ProgramCompiler {
  public:
   ProgramCompiler(const lang::Program& program, const lang::SourceManager& sources,
                   lang::Diagnostics& diags);
-  absl::StatusOr<vm::Module> Run();
+  absl::StatusOr<vm::Module> Run(const CompileOptions& options);
 
   // ---- Types (types.cc) ----
   const Type* Concrete(const Type* t, const Subst& subst);
@@ -253,6 +254,9 @@ class ProgramCompiler {
   const lang::Program& program_;
   const lang::SourceManager& sources_;
   lang::Diagnostics& diags_;
+
+  // CompileOptions::export_functions: the root file's monomorphic functions.
+  void AddExports();
   lang::types::TypeStore store_;
   vm::Module module_;
 

@@ -19,6 +19,10 @@ namespace alea::lang {
 std::optional<Program> CheckProgram(const std::string& root_path, SourceManager& sources,
                                     Diagnostics& diags);
 
+// The same for a program whose root file is already in `sources` (source text
+// a host hands over: include/alea/compiler.h).
+std::optional<Program> CheckProgramFrom(FileId root, SourceManager& sources, Diagnostics& diags);
+
 }  // namespace alea::lang
 
 #endif  // ALEA_LANG_FRONT_END_H_

@@ -157,6 +157,24 @@ struct FusedProgram {
 // nullopt otherwise. (Verify and the JIT both check programs with it.)
 std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p);
 
+// A function a host may call by name (include/alea/vm.h): the root file's
+// monomorphic top-level functions, listed only when the compiler is asked to
+// (compiler::CompileOptions::export_functions; `alea run` is not, so its
+// modules and `alea dis` are unchanged). The types let the host check a
+// signature and convert values without trusting the caller.
+struct ExportType {
+  uint32_t type = 0;  // T(type)
+  uint8_t dtype = 0;  // a kTensor's vm::DType (dtype.h); 0 otherwise
+};
+struct Export {
+  std::string name;
+  uint32_t function = 0;  // F(function)
+  std::vector<ExportType> params;
+  ExportType result;
+  // `uses rng`: F(function) takes the ambient stream as one more, last, argument.
+  bool uses_rng = false;
+};
+
 struct Module {
   std::vector<Function> functions;
   std::vector<uint64_t> constants;   // K: Int values and Float bits
@@ -170,6 +188,7 @@ struct Module {
   int32_t main = -1;                 // F(main): the program's entry point
   bool main_takes_args = false;      // main(args: [Str])
   bool main_uses_rng = false;        // `uses rng`: its ambient stream is an extra last argument
+  std::vector<Export> exports;       // for hosts; empty unless asked for
 };
 
 }  // namespace alea::vm

@@ -207,6 +207,29 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   return o;
 }
 
+Object* Heap::NewTensorView(DType dtype, absl::Span<const int64_t> shape, const void* data) {
+  const int64_t count = ElementCount(dtype, shape);
+  const int rank = static_cast<int>(shape.size());
+  if (count < 0) return Refuse(std::numeric_limits<uint64_t>::max(), false);
+  const uint64_t bytes = TensorBytes(dtype, rank, count, true);
+  if (!WithinBudget(bytes)) return Refuse(bytes, true);
+  auto* o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
+  if (o == nullptr) return Refuse(bytes, false);
+  std::memset(o, 0, bytes);
+  o->refcount = 1;
+  o->kind = ObjKind::kTensor;
+  o->length = static_cast<uint64_t>(count);
+  TensorHead* head = Head(o);
+  head->dtype = dtype;
+  head->rank = static_cast<uint8_t>(rank);
+  head->host_view = 1;
+  // const_cast: the flag above is the promise that nothing writes through it.
+  head->data = const_cast<void*>(data);
+  for (int i = 0; i < rank; ++i) ShapeData(o)[i] = shape[i];
+  Count(bytes);
+  return o;
+}
+
 void Heap::KeepSpare(void* block, uint64_t bytes) {
   if (bytes > kMaxSpareBytes) {
     std::free(block);

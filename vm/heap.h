@@ -40,6 +40,10 @@ class Heap {
   // it dies. Parked tensors count against the budget but not in bytes_live();
   // they are given up before the budget refuses anything.
   Object* NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> shape);
+  // A tensor of `shape` viewing `data`, the host's memory (TensorHead::host_view):
+  // never written, never freed here; the host keeps it alive and unchanged
+  // while the tensor lives. Only its header counts against the budget.
+  Object* NewTensorView(DType dtype, absl::Span<const int64_t> shape, const void* data);
   // Frees every parked tensor (they count against the budget, not as live
   // bytes): when the sites go away (a new module) or the budget needs room.
   void DropParked();

@@ -315,9 +315,10 @@ bool Vm::Execute(Value* result) {
   // ---- Control ----
   CASE(JMP) {
     pc += ins.sbx();
-    if (ins.sbx() < 0 && ABSL_PREDICT_FALSE(interrupt_.load(std::memory_order_relaxed))) {
-      interrupt_.store(false, std::memory_order_relaxed);
-      RAISE(RuntimeErrorId::kInterrupted);
+    if (ins.sbx() < 0 && ABSL_PREDICT_FALSE(interrupt_.load(std::memory_order_relaxed) ||
+                                            instructions_ + count > instruction_limit_)) {
+      SAVE();
+      if (!Poll()) goto fail;
     }
     DISPATCH();
   }
@@ -352,7 +353,8 @@ bool Vm::Execute(Value* result) {
     const size_t base = static_cast<size_t>(R - stack_) + A;
     if (ABSL_PREDICT_FALSE(fp + 1 == frames_ + frame_capacity_ ||
                            base + callee->num_registers + 1 > stack_capacity_ ||
-                           interrupt_.load(std::memory_order_relaxed))) {
+                           interrupt_.load(std::memory_order_relaxed) ||
+                           instructions_ + count > instruction_limit_)) {
       SAVE();
       if (!PrepareCall(base + callee->num_registers + 1)) goto fail;
       RELOAD();
@@ -379,7 +381,8 @@ bool Vm::Execute(Value* result) {
     const size_t base = static_cast<size_t>(R - stack_) + A;
     if (ABSL_PREDICT_FALSE(fp + 1 == frames_ + frame_capacity_ ||
                            base + callee->num_registers + 1 > stack_capacity_ ||
-                           interrupt_.load(std::memory_order_relaxed))) {
+                           interrupt_.load(std::memory_order_relaxed) ||
+                           instructions_ + count > instruction_limit_)) {
       SAVE();
       if (!PrepareCall(base + callee->num_registers + 1)) goto fail;
       RELOAD();
@@ -413,7 +416,8 @@ bool Vm::Execute(Value* result) {
     const FuncInfo* callee = funcs + B;
     const FuncInfo* self = fp->fn;
     if (ABSL_PREDICT_FALSE(fp->base + callee->num_registers + 1 > stack_capacity_ ||
-                           interrupt_.load(std::memory_order_relaxed))) {
+                           interrupt_.load(std::memory_order_relaxed) ||
+                           instructions_ + count > instruction_limit_)) {
       SAVE();
       if (!PrepareCall(fp->base + callee->num_registers + 1)) goto fail;
       RELOAD();
@@ -442,7 +446,8 @@ bool Vm::Execute(Value* result) {
       RAISE(RuntimeErrorId::kBadCall, "a closure called with the wrong number of arguments");
     }
     if (ABSL_PREDICT_FALSE(fp->base + callee->num_registers + 1 > stack_capacity_ ||
-                           interrupt_.load(std::memory_order_relaxed))) {
+                           interrupt_.load(std::memory_order_relaxed) ||
+                           instructions_ + count > instruction_limit_)) {
       SAVE();
       if (!PrepareCall(fp->base + callee->num_registers + 1)) goto fail;
       RELOAD();

@@ -164,6 +164,15 @@ absl::Status Vm::Verify() const {
       m.functions[m.main].num_params != (m.main_takes_args ? 1 : 0) + (m.main_uses_rng ? 1 : 0)) {
     return Malformed("main has the wrong number of parameters");
   }
+  for (const Export& e : m.exports) {
+    if (e.function >= m.functions.size() ||
+        m.functions[e.function].num_params != e.params.size() + (e.uses_rng ? 1 : 0)) {
+      return Malformed(absl::StrCat("export `", e.name, "` does not match its function"));
+    }
+    bool types_ok = e.result.type < m.types.size();
+    for (const ExportType& p : e.params) types_ok &= p.type < m.types.size();
+    if (!types_ok) return Malformed(absl::StrCat("export `", e.name, "` has a missing type"));
+  }
   for (const Function& f : m.functions) {
     const int64_t n = static_cast<int64_t>(f.code.size());
     for (int64_t pc = 0; pc < n; ++pc) {
@@ -298,11 +307,20 @@ bool Vm::GrowStack(size_t needed) {
   return true;
 }
 
-bool Vm::PrepareCall(size_t needed_top) {
+bool Vm::Poll() {
   if (interrupt_.exchange(false, std::memory_order_relaxed)) {
     Raise(RuntimeErrorId::kInterrupted);
     return false;
   }
+  if (instructions_ > instruction_limit_) {
+    Raise(RuntimeErrorId::kInstructionBudget, limits_.max_instructions);
+    return false;
+  }
+  return true;
+}
+
+bool Vm::PrepareCall(size_t needed_top) {
+  if (!Poll()) return false;
   if (depth_ >= frame_capacity_) {
     if (depth_ >= limits_.max_call_depth) {
       Raise(RuntimeErrorId::kStackOverflow, limits_.max_call_depth);
@@ -411,10 +429,59 @@ Object* Vm::StrOf(Value v, uint32_t type) {
   return heap_.NewStr(text);
 }
 
+void Vm::BeginRun() {
+  error_.reset();
+  const uint64_t budget = limits_.max_instructions;
+  instruction_limit_ =
+      budget == 0 || budget > UINT64_MAX - instructions_ ? UINT64_MAX : instructions_ + budget;
+}
+
+absl::Status Vm::FinishRun(bool ok) {
+  FlushOutput();
+  if (ok) return absl::OkStatus();
+  const std::string& msg = error_->message;
+  switch (error_->id) {
+    case RuntimeErrorId::kStackOverflow:
+    case RuntimeErrorId::kNativeNesting:
+    case RuntimeErrorId::kOutOfMemory:
+    case RuntimeErrorId::kOutOfMemoryBudget:
+    case RuntimeErrorId::kInstructionBudget:
+      return absl::ResourceExhaustedError(msg);
+    case RuntimeErrorId::kInterrupted:
+      return absl::CancelledError(msg);
+    default:
+      return absl::AbortedError(msg);
+  }
+}
+
+absl::Status Vm::RunInit() {
+  if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
+  BeginRun();
+  bool ok = true;
+  if (module_->init >= 0) {
+    Value result = 0;
+    bool is_ref = false;
+    ok = Invoke(static_cast<uint32_t>(module_->init), nullptr, {}, &result, &is_ref);
+    if (ok && is_ref && result != 0) heap_.ReleaseValue(result);
+  }
+  return FinishRun(ok);
+}
+
+absl::Status Vm::Call(uint32_t function, absl::Span<const Value> args, Value* result,
+                      bool* result_is_ref) {
+  if (module_ == nullptr || function >= funcs_.size()) {
+    return absl::FailedPreconditionError("no such function in the loaded module");
+  }
+  BeginRun();
+  *result = 0;
+  *result_is_ref = false;
+  return FinishRun(Invoke(function, nullptr, args, result, result_is_ref));
+}
+
 absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
   if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
   if (module_->main < 0) return absl::FailedPreconditionError("the module has no `main`");
-  error_.reset();
+  BeginRun();
   bool ok = true;
   Value result = 0;
   bool is_ref = false;
@@ -454,20 +521,7 @@ absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
     if (ok) ok = Invoke(static_cast<uint32_t>(module_->main), nullptr, main_args, &result, &is_ref);
     if (ok && is_ref && result != 0) heap_.ReleaseValue(result);
   }
-  FlushOutput();
-  if (ok) return absl::OkStatus();
-  const std::string& msg = error_->message;
-  switch (error_->id) {
-    case RuntimeErrorId::kStackOverflow:
-    case RuntimeErrorId::kNativeNesting:
-    case RuntimeErrorId::kOutOfMemory:
-    case RuntimeErrorId::kOutOfMemoryBudget:
-      return absl::ResourceExhaustedError(msg);
-    case RuntimeErrorId::kInterrupted:
-      return absl::CancelledError(msg);
-    default:
-      return absl::AbortedError(msg);
-  }
+  return FinishRun(ok);
 }
 
 void Vm::FlushOutput() {

@@ -48,6 +48,10 @@ struct Limits {
   // Natives that call closures (`map`, `fold`...) re-enter the interpreter on
   // the machine stack; this bounds how deeply they may nest.
   uint32_t max_native_nesting = 1000;
+  // Instructions one RunMain or Call may execute; 0 = unlimited. Checked
+  // where the interrupt flag is (calls, tail calls, backward jumps), not per
+  // instruction, so a run stops a little past it: "instruction budget exhausted".
+  uint64_t max_instructions = 0;
 };
 
 struct Stats {
@@ -86,7 +90,21 @@ class Vm {
   // detail by last_error(); the Vm stays usable.
   absl::Status RunMain(const std::vector<std::string>& args, int64_t seed = 0);
 
-  // The error of the last RunMain, or nullptr when it succeeded.
+  // Runs F(init), computing the globals, for a host that calls functions of
+  // the module without running main (RunMain runs it itself). Errors as RunMain.
+  absl::Status RunInit();
+
+  // Calls F(function) on `args` (one per parameter, references owned: they
+  // are moved in and released by the callee), for a host. On success
+  // *result holds the result, a reference (owned by the caller, to release
+  // through heap()) when *result_is_ref. Errors as RunMain; the Vm stays usable.
+  absl::Status Call(uint32_t function, absl::Span<const Value> args, Value* result,
+                    bool* result_is_ref);
+
+  // The heap, for a host that makes argument objects and reads results.
+  Heap& heap() { return heap_; }
+
+  // The error of the last RunMain, RunInit or Call, or nullptr when it succeeded.
   const RuntimeError* last_error() const { return error_ ? &*error_ : nullptr; }
 
   Stats stats() const;
@@ -164,8 +182,17 @@ class Vm {
               bool* result_is_ref);
   bool Execute(Value* result);  // interpreter.cc
 
-  // Slow paths of a call: interrupt, frame and register stack growth.
+  // Slow paths of a call: interrupt, instruction budget, frame and register
+  // stack growth.
   bool PrepareCall(size_t needed_top);
+  // The interrupt request and the instruction budget, at a call or backward
+  // jump (instructions_ up to date); false after raising.
+  bool Poll();
+  // Starts a host-level run (RunMain, RunInit, Call): clears the last error,
+  // sets the instruction budget.
+  void BeginRun();
+  // The status of the error just raised (error_), flushing output first.
+  absl::Status FinishRun(bool ok);
   bool GrowStack(size_t needed);
   void Unwind();  // releases every frame down to and including a boundary frame
   void ReleaseFrameRefs(Value* r, const FuncInfo* f, int keep_from, int keep_count);
@@ -225,6 +252,9 @@ class Vm {
   std::optional<RuntimeError> error_;
   std::atomic<bool> interrupt_{false};
   uint64_t instructions_ = 0;
+  // instructions_ past which the running host call stops (BeginRun); the max
+  // when unlimited.
+  uint64_t instruction_limit_ = UINT64_MAX;
   uint64_t calls_ = 0;
 
   std::string out_;

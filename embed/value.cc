@@ -1,0 +1,119 @@
+// The host-side values of include/alea/vm.h: Value, Tensor, RandState, Module.
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "alea/vm.h"
+#include "embed/internal.h"
+
+namespace alea {
+
+using embed_internal::RandStateData;
+using embed_internal::TensorData;
+
+const char* TypeName(Type type) {
+  switch (type) {
+    case Type::kUnit:
+      return "()";
+    case Type::kInt:
+      return "Int";
+    case Type::kFloat:
+      return "Float";
+    case Type::kBool:
+      return "Bool";
+    case Type::kStr:
+      return "Str";
+    case Type::kTensor:
+      return "Tensor";
+    case Type::kRandState:
+      return "RandState";
+  }
+  return "?";
+}
+
+std::string SignatureString(const Signature& signature) {
+  return absl::StrCat("(",
+                      absl::StrJoin(signature.params, ", ",
+                                    [](std::string* out, Type t) { out->append(TypeName(t)); }),
+                      ") -> ", TypeName(signature.result));
+}
+
+namespace {
+
+int64_t Count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+}  // namespace
+
+Tensor Tensor::View(const float* data, std::vector<int64_t> shape) {
+  auto d = std::make_shared<TensorData>();
+  d->size = Count(shape);
+  d->shape = std::move(shape);
+  d->data = data;
+  d->view = true;
+  return Tensor(std::move(d));
+}
+
+Tensor Tensor::Copy(std::vector<float> values, std::vector<int64_t> shape) {
+  auto d = std::make_shared<TensorData>();
+  d->size = Count(shape);
+  d->shape = std::move(shape);
+  d->storage.resize(values.size());
+  if (!values.empty()) std::memcpy(d->storage.data(), values.data(), values.size() * 4);
+  d->data = d->storage.data();
+  return Tensor(std::move(d));
+}
+
+DType Tensor::dtype() const { return d_->dtype; }
+const std::vector<int64_t>& Tensor::shape() const { return d_->shape; }
+int64_t Tensor::size() const { return d_->size; }
+bool Tensor::is_view() const { return d_->view; }
+const void* Tensor::data() const { return d_->data; }
+absl::Span<const float> Tensor::floats() const {
+  if (d_->dtype != DType::kF32) return {};
+  return absl::Span<const float>(static_cast<const float*>(d_->data),
+                                 static_cast<size_t>(d_->size));
+}
+
+RandState RandState::FromSeed(int64_t seed) {
+  auto d = std::make_shared<RandStateData>();
+  d->state = vm::random::KeyFromSeed(seed);
+  return RandState(std::move(d));
+}
+
+uint32_t RandState::key0() const { return d_->state.key.k0; }
+uint32_t RandState::key1() const { return d_->state.key.k1; }
+uint64_t RandState::counter() const { return d_->state.n; }
+bool RandState::consumed() const { return d_->consumed.load(); }
+
+// The defaults of the accessors for a Value of another type.
+const std::string& Value::AsStr() const {
+  static const std::string kEmpty;
+  const auto* p = std::get_if<4>(&v_);
+  return p != nullptr ? *p : kEmpty;
+}
+
+const Tensor& Value::AsTensor() const {
+  static const Tensor kEmpty = Tensor::Copy({}, {0});
+  const auto* p = std::get_if<5>(&v_);
+  return p != nullptr ? *p : kEmpty;
+}
+
+const RandState& Value::AsRandState() const {
+  static const RandState kNone = RandState::FromSeed(0);
+  const auto* p = std::get_if<6>(&v_);
+  return p != nullptr ? *p : kNone;
+}
+
+std::vector<std::string> Module::function_names() const {
+  std::vector<std::string> names;
+  if (d_ == nullptr) return names;
+  for (const vm::Export& e : d_->module.exports) names.push_back(e.name);
+  return names;
+}
+
+}  // namespace alea

@@ -1,0 +1,226 @@
+// Embedding Alea: the VM part (DESIGN.md "Embedding"). Load a compiled
+// Module, look up a function with its signature, call it with host values.
+// Nothing here needs the compiler (alea/compiler.h makes Modules).
+//
+//   alea::Vm vm({.max_instructions = 10'000'000});
+//   if (absl::Status s = vm.Load(module); !s.ok()) return s;
+//   absl::StatusOr<alea::Function> f =
+//       vm.Find("scale", {{alea::Type::kTensor, alea::Type::kFloat}, alea::Type::kTensor});
+//   absl::StatusOr<alea::Value> r =
+//       vm.Call(*f, {alea::Tensor::View(buf, {2, 3}), alea::Value::Float(2.0)});
+//
+// Errors are statuses, never exceptions; a failed call leaves the Vm usable.
+// A Vm is used by one thread at a time (Interrupt excepted); several Vms may
+// run on several threads at once: they share nothing but immutable Modules.
+#ifndef ALEA_VM_H_
+#define ALEA_VM_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace alea {
+
+namespace embed_internal {
+struct ModuleData;
+struct TensorData;
+struct RandStateData;
+struct VmState;
+}  // namespace embed_internal
+
+// The types a host value may have. Tuples, arrays and functions cannot cross
+// the boundary yet: a function that takes or returns one cannot be found.
+enum class Type : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState };
+// "Int", "Tensor"... as the language spells them (Unit is "()").
+const char* TypeName(Type type);
+
+// A function's type as the host expects it. A tensor's dtype is not part of
+// it: Call checks a tensor argument's dtype against the parameter's.
+struct Signature {
+  std::vector<Type> params;
+  Type result = Type::kUnit;
+};
+// "(Int, Tensor) -> Float".
+std::string SignatureString(const Signature& signature);
+
+// Tensor element types, as vm/dtype.h.
+enum class DType : uint8_t { kF32, kI32, kU32, kBool };
+
+// An immutable n-d tensor, row-major. Copies share the elements.
+class Tensor {
+ public:
+  // A zero-copy view of host memory: the VM reads `data` in place and never
+  // writes or frees it (an operation that would reuse an owned operand's
+  // buffer makes a new one). `data` must hold the shape's element count and
+  // stay alive and unchanged while any call that was given the view runs.
+  static Tensor View(const float* data, std::vector<int64_t> shape);
+  // A tensor that owns a copy of `values` (also what Call returns).
+  static Tensor Copy(std::vector<float> values, std::vector<int64_t> shape);
+
+  DType dtype() const;
+  const std::vector<int64_t>& shape() const;
+  int64_t size() const;  // elements
+  bool is_view() const;
+  // The elements (4 bytes each; 1 for kBool), read-only.
+  const void* data() const;
+  // The elements of an f32 tensor; empty for another dtype.
+  absl::Span<const float> floats() const;
+
+ private:
+  friend struct embed_internal::VmState;
+  explicit Tensor(std::shared_ptr<const embed_internal::TensorData> d) : d_(std::move(d)) {}
+  std::shared_ptr<const embed_internal::TensorData> d_;
+};
+
+// A random state (LANGUAGE.md "RandState"). Use-once holds across the
+// boundary: passing a state to a call consumes it, and copies of a
+// RandState are the same state, so passing it again is the VM's "a RandState
+// is used twice" error. A state a call returns is fresh.
+class RandState {
+ public:
+  // JAX's jax.random.key(seed) (the language's `key(seed)`).
+  static RandState FromSeed(int64_t seed);
+  // The Threefry key words and stream counter, as `print` shows them.
+  uint32_t key0() const;
+  uint32_t key1() const;
+  uint64_t counter() const;
+  bool consumed() const;
+
+ private:
+  friend struct embed_internal::VmState;
+  explicit RandState(std::shared_ptr<embed_internal::RandStateData> d) : d_(std::move(d)) {}
+  std::shared_ptr<embed_internal::RandStateData> d_;
+};
+
+// A value crossing the boundary: an argument or a result.
+class Value {
+ public:
+  Value() = default;                        // Unit
+  Value(Tensor t) : v_(std::move(t)) {}     // NOLINT: implicit, for argument lists
+  Value(RandState s) : v_(std::move(s)) {}  // NOLINT
+  static Value Unit() { return Value(); }
+  static Value Int(int64_t i) { return Value(Variant(std::in_place_index<1>, i)); }
+  static Value Float(double f) { return Value(Variant(std::in_place_index<2>, f)); }
+  static Value Bool(bool b) { return Value(Variant(std::in_place_index<3>, b)); }
+  static Value Str(std::string s) { return Value(Variant(std::in_place_index<4>, std::move(s))); }
+
+  Type type() const { return static_cast<Type>(v_.index()); }
+  // The value, when type() is that type; otherwise a zero, empty or default one.
+  int64_t AsInt() const { return Get<1>(); }
+  double AsFloat() const { return Get<2>(); }
+  bool AsBool() const { return Get<3>(); }
+  const std::string& AsStr() const;
+  const Tensor& AsTensor() const;
+  const RandState& AsRandState() const;
+
+ private:
+  // Index i is Type i.
+  using Variant =
+      std::variant<std::monostate, int64_t, double, bool, std::string, Tensor, RandState>;
+  explicit Value(Variant v) : v_(std::move(v)) {}
+  template <size_t I>
+  std::variant_alternative_t<I, Variant> Get() const {
+    const auto* p = std::get_if<I>(&v_);
+    return p != nullptr ? *p : std::variant_alternative_t<I, Variant>{};
+  }
+  Variant v_;
+};
+
+// An immutable compiled program (alea::Compile makes one). Cheap to copy;
+// one Module may be loaded into many Vms, on many threads.
+class Module {
+ public:
+  Module() = default;  // empty: Load refuses it
+  explicit Module(std::shared_ptr<const embed_internal::ModuleData> d) : d_(std::move(d)) {}
+  // The callable functions (the root file's non-generic top-level ones) by name.
+  std::vector<std::string> function_names() const;
+  const std::shared_ptr<const embed_internal::ModuleData>& data() const { return d_; }
+
+ private:
+  std::shared_ptr<const embed_internal::ModuleData> d_;
+};
+
+struct VmOptions {
+  uint64_t max_heap_bytes = 0;  // live heap objects; 0 = unlimited
+  // Nested non-tail calls (a tail call does not count).
+  uint64_t max_call_depth = 1'000'000;
+  // Instructions per Call (and per Load's top-level lets); 0 = unlimited.
+  // Checked at calls and backward jumps, so a call stops shortly after it.
+  uint64_t max_instructions = 0;
+  int threads = 1;  // for large tensor and random ops; results never depend on it
+  bool jit = true;  // JIT tensor kernels (bitwise equal to the reference ones)
+};
+
+struct Stats {
+  uint64_t instructions = 0;  // executed, over every call so far
+  uint64_t calls = 0;
+  uint64_t allocations = 0;
+  uint64_t peak_heap_bytes = 0;
+  uint64_t heap_bytes_live = 0;
+};
+
+// A function of the loaded module, found by Vm::Find.
+class Function {
+ public:
+  const std::string& name() const { return name_; }
+  const Signature& signature() const { return signature_; }
+
+ private:
+  friend class Vm;
+  std::string name_;
+  Signature signature_;
+  uint64_t load_ = 0;  // which Load it belongs to
+  uint32_t index_ = 0;
+};
+
+// Status codes of Load and Call (the message is the Alea diagnostic, as
+// `alea run` prints it, with the source line):
+//   kResourceExhausted  heap budget, call depth, instruction budget
+//   kCancelled          Interrupt()
+//   kAborted            any other run-time error (division by zero, a
+//                       RandState used twice, shapes that do not broadcast...)
+//   kInvalidArgument    arguments that do not fit the function (count, type, dtype)
+//   kNotFound           Find: no such function; kInvalidArgument: another signature
+//   kFailedPrecondition no module loaded, or a Function of an earlier Load
+class Vm {
+ public:
+  explicit Vm(VmOptions options = {});
+  ~Vm();
+  Vm(Vm&&) noexcept;
+  Vm& operator=(Vm&&) noexcept;
+
+  // Loads `module` (replacing any earlier one) and computes its top-level
+  // `let`s. The Vm keeps what it needs: `module` may go away.
+  absl::Status Load(const Module& module);
+
+  // The function `name` of the loaded module, if its type is `signature`. A
+  // `uses rng` function takes its ambient stream as one more, last, RandState.
+  absl::StatusOr<Function> Find(std::string_view name, const Signature& signature) const;
+
+  absl::StatusOr<Value> Call(const Function& function, absl::Span<const Value> args);
+
+  Stats stats() const;
+
+  // Thread-safe: the running call stops at its next call or backward jump
+  // with kCancelled. A request made while nothing runs stops the next call.
+  void Interrupt();
+
+  // Where `print`'s text goes (default: stdout), in chunks, flushed at the
+  // end of every call.
+  void SetOutput(std::function<void(std::string_view)> sink);
+
+ private:
+  std::unique_ptr<embed_internal::VmState> s_;
+};
+
+}  // namespace alea
+
+#endif  // ALEA_VM_H_
