@@ -44,6 +44,20 @@ uint64_t TensorBytes(DType dtype, int rank, uint64_t count, bool host_view) {
   return (bytes + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
 }
 
+// The object header, tensor head and shape of a new tensor block (its head
+// already zeroed); `data` is where its elements live.
+void InitTensor(Object* o, DType dtype, absl::Span<const int64_t> shape, int64_t count,
+                void* data) {
+  o->refcount = 1;
+  o->kind = ObjKind::kTensor;
+  o->length = static_cast<uint64_t>(count);
+  TensorHead* head = Head(o);
+  head->dtype = dtype;
+  head->rank = static_cast<uint8_t>(shape.size());
+  head->data = data;
+  for (size_t i = 0; i < shape.size(); ++i) ShapeData(o)[i] = shape[i];
+}
+
 }  // namespace
 
 uint64_t Heap::SizeOf(const Object* o) {
@@ -195,14 +209,7 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   if (o == nullptr) o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
   if (o == nullptr) return Refuse(bytes, false);
   std::memset(o, 0, TensorDataOffset(rank));
-  o->refcount = 1;
-  o->kind = ObjKind::kTensor;
-  o->length = static_cast<uint64_t>(count);
-  TensorHead* head = Head(o);
-  head->dtype = dtype;
-  head->rank = static_cast<uint8_t>(rank);
-  head->data = reinterpret_cast<char*>(o) + TensorDataOffset(rank);
-  for (int i = 0; i < rank; ++i) ShapeData(o)[i] = shape[i];
+  InitTensor(o, dtype, shape, count, reinterpret_cast<char*>(o) + TensorDataOffset(rank));
   Count(bytes);
   return o;
 }
@@ -216,16 +223,9 @@ Object* Heap::NewTensorView(DType dtype, absl::Span<const int64_t> shape, const 
   auto* o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
   if (o == nullptr) return Refuse(bytes, false);
   std::memset(o, 0, bytes);
-  o->refcount = 1;
-  o->kind = ObjKind::kTensor;
-  o->length = static_cast<uint64_t>(count);
-  TensorHead* head = Head(o);
-  head->dtype = dtype;
-  head->rank = static_cast<uint8_t>(rank);
-  head->host_view = 1;
-  // const_cast: the flag above is the promise that nothing writes through it.
-  head->data = const_cast<void*>(data);
-  for (int i = 0; i < rank; ++i) ShapeData(o)[i] = shape[i];
+  // const_cast: the host_view flag is the promise that nothing writes through it.
+  InitTensor(o, dtype, shape, count, const_cast<void*>(data));
+  Head(o)->host_view = 1;
   Count(bytes);
   return o;
 }
