@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "embed/internal.h"
+#include "embed/runtime_diagnostic.h"
 #include "lang/diagnostics.h"
 #include "stdlib/natives.h"
 #include "vm/randstate.h"
@@ -51,16 +52,6 @@ std::optional<Type> HostType(const vm::TypeDesc& t) {
   }
 }
 
-// The span of a VM location in the module's sources (as `alea run`).
-std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
-                                 const vm::SourceLocation& loc) {
-  if (loc.line == 0 || loc.file >= sources.size()) return std::nullopt;
-  const lang::SourceFile& file = sources.file(loc.file);
-  std::string_view line = file.Line(loc.line);
-  uint32_t begin = static_cast<uint32_t>(line.data() - file.text().data()) + loc.column - 1;
-  return lang::Span{loc.file, begin, begin + (loc.length > 0 ? loc.length : 1)};
-}
-
 }  // namespace
 
 struct VmState {
@@ -80,11 +71,7 @@ struct VmState {
   std::string Render(const vm::RuntimeError& error) const {
     const lang::SourceManager& sources = module->sources;
     lang::Diagnostics diags;
-    lang::Diagnostic& d = diags.Report(lang::DiagId::kRuntimeError, SpanOf(sources, error.location),
-                                       error.message, error.help);
-    for (const auto& [location, text] : error.notes) {
-      d.Note(SpanOf(sources, location), lang::DiagId::kRuntimeNote, text);
-    }
+    embed::ReportRuntimeError(sources, error, diags);
     return lang::RenderAll(sources, diags);
   }
 

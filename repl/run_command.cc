@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/compiler.h"
+#include "embed/runtime_diagnostic.h"
 #include "lang/diagnostics.h"
 #include "lang/front_end.h"
 #include "repl/command_line.h"
@@ -14,17 +15,6 @@
 
 namespace alea::repl {
 namespace {
-
-// The span of a VM location (line, column, length) in the loaded sources; none
-// when it is unknown.
-std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
-                                 const vm::SourceLocation& loc) {
-  if (loc.line == 0 || loc.file >= sources.size()) return std::nullopt;
-  const lang::SourceFile& file = sources.file(loc.file);
-  std::string_view line = file.Line(loc.line);
-  uint32_t begin = static_cast<uint32_t>(line.data() - file.text().data()) + loc.column - 1;
-  return lang::Span{loc.file, begin, begin + (loc.length > 0 ? loc.length : 1)};
-}
 
 // `--stats`: on stderr, so that stdout stays exactly the program's output.
 void PrintStats(const vm::Stats& s) {
@@ -176,11 +166,7 @@ int RunRun(const std::vector<std::string>& args) {
   if (error == nullptr) {
     diags.Report(lang::DiagId::kRuntimeError, std::nullopt, std::string(status.message()), "");
   } else {
-    lang::Diagnostic& d = diags.Report(
-        lang::DiagId::kRuntimeError, SpanOf(sources, error->location), error->message, error->help);
-    for (const auto& [location, text] : error->notes) {
-      d.Note(SpanOf(sources, location), lang::DiagId::kRuntimeNote, text);
-    }
+    embed::ReportRuntimeError(sources, *error, diags);
   }
   std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
   return kExitProgramError;
