@@ -72,16 +72,19 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run(const CompileOptions& options) {
   return std::move(module_);
 }
 
+vm::ExportType ProgramCompiler::ExportTypeOf(const Type* t) {
+  t = Concrete(t, {});
+  vm::ExportType e{TypeDescOf(t), 0};
+  if (types::Resolve(t)->kind == types::Kind::kTensor) {
+    e.dtype = static_cast<uint8_t>(StaticDType(t));
+  }
+  return e;
+}
+
 void ProgramCompiler::AddExports() {
-  auto export_type = [&](const Type* t) {
-    t = Concrete(t, {});
-    vm::ExportType e{TypeDescOf(t), 0};
-    if (types::Resolve(t)->kind == types::Kind::kTensor) {
-      e.dtype = static_cast<uint8_t>(StaticDType(t));
-    }
-    return e;
-  };
+  auto export_type = [&](const Type* t) { return ExportTypeOf(t); };
   for (const auto& fn : program_.modules.back()->fns) {
+    if (fn->is_extern) continue;                                       // the host's own
     if (fn->scheme != nullptr && !fn->scheme->vars.empty()) continue;  // generic: no one instance
     const Type* type = fn->type != nullptr ? types::Resolve(fn->type) : nullptr;
     if (type == nullptr || type->kind != types::Kind::kFunction) continue;
@@ -129,6 +132,10 @@ void ProgramCompiler::Drain() {
   while (!pending_.empty() && !failed_) {
     PendingFn job = std::move(pending_.front());
     pending_.pop_front();
+    if (job.fn->is_extern) {
+      CompileExternWrapper(*job.fn, job.index);
+      continue;
+    }
     FunctionCompiler fc(*this, job.subst, job.fn->name);
     fc.self_index_ = job.index;
     if (!job.type_args.empty())
@@ -155,9 +162,14 @@ int ProgramCompiler::GlobalInstance(const Pattern* var, std::vector<const Type*>
     return 0;
   }
   const Type* type = Concrete(var->type, subst);
-  module_.globals.push_back(vm::Global{var->name, TypeDescOf(type)});
-  globals_.emplace(VarKey(var, key), index);
+  vm::Global global{var->name, TypeDescOf(type)};
   auto let = let_of_var_.find(var);
+  if (let != let_of_var_.end() && let->second->is_extern) {
+    global.external = true;
+    global.dtype = ExportTypeOf(type).dtype;
+  }
+  module_.globals.push_back(std::move(global));
+  globals_.emplace(VarKey(var, key), index);
   if (let != let_of_var_.end()) {
     std::vector<TopLetInstance>& instances = let_instances_[let->second];
     bool known = false;
@@ -229,6 +241,10 @@ void ProgramCompiler::CompileInit() {
     size_t known = globals_.size();
     // Every let is computed, used or not (its effects and errors happen).
     for (const lang::TopLet* let : order) {
+      // A host value exists whether it is used or not: the host sets it by name.
+      if (let->is_extern && let->pattern && let->pattern->kind == Pattern::Kind::kVar) {
+        GlobalInstance(let->pattern.get(), {});
+      }
       if (!let->pattern || !let->value || !let_instances_[let].empty()) continue;
       std::vector<const Pattern*> vars;
       VarsOf(*let->pattern, vars);
@@ -332,6 +348,41 @@ uint16_t ProgramCompiler::Native(const std::string& name) {
   module_.natives.push_back(name);
   natives_.emplace(name, index);
   return index;
+}
+
+std::string ProgramCompiler::ExternNative(const lang::FnDecl& fn) {
+  std::string name = absl::StrCat(vm::kExternPrefix, fn.name);
+  if (!natives_.contains(name)) {
+    if (fn.params.size() > vm::kMaxNativeArity) {
+      Error(lang::DiagId::kExternArity, fn.name_span, fn.name,
+            std::to_string(vm::kMaxNativeArity));
+    }
+    vm::ExternFn e;
+    e.name = fn.name;
+    const Type* type = types::Resolve(fn.type);
+    for (const Type* p : type->args) e.params.push_back(ExportTypeOf(p));
+    e.result = ExportTypeOf(type->result);
+    module_.externs.push_back(std::move(e));
+  }
+  Native(name);
+  return name;
+}
+
+void ProgramCompiler::CompileExternWrapper(const lang::FnDecl& fn, int index) {
+  FunctionCompiler w(*this, {}, fn.name);
+  const Type* type = types::Resolve(fn.type);
+  std::vector<bool> refs;
+  for (const Type* a : type->args) refs.push_back(IsRef(a));
+  int base = w.AllocWindow(refs);
+  w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  std::vector<FunctionCompiler::NativeArg> args;
+  for (size_t i = 0; i < refs.size(); ++i) {
+    args.push_back(FunctionCompiler::NativeArg::Reg(base + static_cast<int>(i)));
+  }
+  int r = w.Alloc(IsRef(type->result));
+  w.CallNative(ExternNative(fn).c_str(), args, IsRef(type->result), r, fn.name_span);
+  w.Return(r);
+  SetFunction(index, w.Finish());
 }
 
 int ProgramCompiler::BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at) {

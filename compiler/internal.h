@@ -125,6 +125,10 @@ class FunctionCompiler {
 
   // ---- Calls and builtins (lower_call.cc) ----
   void Call(const Expr& e, Dest dest);
+  // A direct call of an `extern fn`: CALLN of its host native, here, so
+  // that each call site is its own site (per-site host state).
+  void ExternCall(const Expr& e, const lang::FnDecl& fn, const std::vector<const Expr*>& args,
+                  Dest dest);
   void Binary(const Expr& e, Dest dest);
   void Unary(const Expr& e, Dest dest);
   void IndexExpr(const Expr& e, Dest dest);
@@ -240,6 +244,12 @@ class ProgramCompiler {
   // The global index of a top-level let variable at this instantiation.
   int GlobalInstance(const Pattern* var, std::vector<const Type*> type_args);
   int BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at);
+  // The native name CALLN uses for `extern fn` (recorded in Module::externs
+  // with its types on first use), and the function a use as a value calls.
+  std::string ExternNative(const lang::FnDecl& fn);
+  void CompileExternWrapper(const lang::FnDecl& fn, int index);
+  // The host-facing form of a concrete type (exports, externs).
+  vm::ExportType ExportTypeOf(const Type* t);
   int NewFunctionSlot();
   void SetFunction(int index, vm::Function fn);
 

@@ -113,6 +113,11 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     return;
   }
 
+  if (direct && callee.name_kind == lang::NameKind::kFunction && callee.fn != nullptr &&
+      callee.fn->is_extern) {
+    return ExternCall(e, *callee.fn, args, dest);
+  }
+
   // A `uses rng` callee takes its ambient stream (this site's state) last.
   const bool pass_state = direct && callee.name_kind == lang::NameKind::kFunction &&
                           callee.fn != nullptr && callee.fn->uses_rng;
@@ -488,6 +493,23 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       return ApplyRandomBuiltin(id, args, dst, at) ||
              ApplyTensorBuiltin(id, site, args, dst, at, owned, consumed);
   }
+}
+
+void FunctionCompiler::ExternCall(const Expr& e, const lang::FnDecl& fn,
+                                  const std::vector<const Expr*>& args, Dest dest) {
+  int r = Target(dest, e.type);
+  int mark = top_;
+  std::vector<Operand> operands;
+  std::vector<NativeArg> native_args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    bool borrow = SafeToBorrow(*args[i], absl::MakeConstSpan(args).subspan(i + 1));
+    operands.push_back(Eval(*args[i], borrow));
+    native_args.push_back(NativeArg::Reg(operands.back().reg));
+  }
+  CallNative(pc_.ExternNative(fn).c_str(), native_args, Ref(e.type), r, e.span);
+  for (size_t i = operands.size(); i-- > 0;) Free(operands[i]);
+  Done(dest, r);
+  SetTop(mark);
 }
 
 int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,

@@ -3,10 +3,13 @@
 // RuntimeError into a status whose message is `alea run`'s diagnostic.
 #include "alea/vm.h"
 
+#include <algorithm>
+#include <any>
 #include <cstring>
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "embed/internal.h"
 #include "embed/runtime_diagnostic.h"
@@ -54,6 +57,23 @@ std::optional<Type> HostType(const vm::TypeDesc& t) {
 
 }  // namespace
 
+// A registered host function: the native "extern NAME" that the VM calls
+// (NativeEntry::data points here), converting values both ways.
+struct HostEntry {
+  std::string name;
+  std::string native_name;  // vm::kExternPrefix + name; NativeEntry::name points into it
+  Signature signature;
+  HostFunction fn;
+  VmState* owner = nullptr;
+  vm::ExportType result;  // as the loaded module declares it (a Tensor's dtype)
+  absl::flat_hash_map<uint32_t, std::any> sites;  // HostCall::State, per call site
+
+  static absl::StatusOr<vm::Value> Trampoline(vm::NativeContext& ctx, const vm::Value* args) {
+    return static_cast<HostEntry*>(const_cast<void*>(ctx.data()))->Invoke(ctx, args);
+  }
+  absl::StatusOr<vm::Value> Invoke(vm::NativeContext& ctx, const vm::Value* args);
+};
+
 struct VmState {
   explicit VmState(const VmOptions& options) : vm(LimitsOf(options)) {
     vm.AddNatives(stdlib::Natives());
@@ -85,10 +105,17 @@ struct VmState {
   // `v` as an argument of type `t` (the Find signature holds, so only the
   // dtype and use-once are left to check). References are new and owned.
   absl::StatusOr<vm::Value> ToVm(const Value& v, const vm::ExportType& t, size_t index) {
+    return ToVm(v, t, absl::StrCat("argument ", index + 1), "the function takes", Lifetime::kCall);
+  }
+  // Whether the VM may only need a value during the call it is passed to.
+  enum class Lifetime { kCall, kLonger };
+  // The same for any value: `what` names it in errors ("argument 2"),
+  // `expects` says who wants the dtype ("the function takes").
+  absl::StatusOr<vm::Value> ToVm(const Value& v, const vm::ExportType& t, const std::string& what,
+                                 const std::string& expects, Lifetime lifetime) {
     vm::Heap& heap = vm.heap();
     auto oom = [&] {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("out of memory budget passing argument ", index + 1));
+      return absl::ResourceExhaustedError(absl::StrCat("out of memory budget passing ", what));
     };
     switch (v.type()) {
       case Type::kUnit:
@@ -108,12 +135,19 @@ struct VmState {
         const TensorData& d = *v.AsTensor().d_;
         if (static_cast<uint8_t>(d.dtype) != t.dtype) {
           return absl::InvalidArgumentError(absl::StrCat(
-              "argument ", index + 1, " is a Tensor(",
-              vm::DTypeName(static_cast<vm::DType>(d.dtype)), "), the function takes a Tensor(",
-              vm::DTypeName(static_cast<vm::DType>(t.dtype)), ")"));
+              what, " is a Tensor(", vm::DTypeName(static_cast<vm::DType>(d.dtype)), "), ", expects,
+              " a Tensor(", vm::DTypeName(static_cast<vm::DType>(t.dtype)), ")"));
         }
-        // Owned copies are viewed too: the host keeps them alive for the call.
-        vm::Object* o = heap.NewTensorView(static_cast<vm::DType>(d.dtype), d.shape, d.data);
+        // For an argument, owned copies are viewed too: the host keeps them
+        // alive for the call. What outlives the call (a host function's
+        // result, an `extern let`) is copied into the heap.
+        vm::Object* o = nullptr;
+        const auto dtype = static_cast<vm::DType>(d.dtype);
+        if (lifetime == Lifetime::kCall) {
+          o = heap.NewTensorView(dtype, d.shape, d.data);
+        } else if ((o = heap.NewTensor(dtype, d.shape)) != nullptr && d.size > 0) {
+          std::memcpy(vm::DataOf(o), d.data, static_cast<size_t>(d.size) * vm::ElementBytes(dtype));
+        }
         if (o == nullptr) return oom();
         return vm::FromObject(o);
       }
@@ -133,23 +167,20 @@ struct VmState {
     return absl::InternalError("unknown value type");
   }
 
-  // A result of type `t`; releases `v` (a reference when `is_ref`).
-  Value FromVm(vm::Value v, bool is_ref, const vm::TypeDesc& t) {
-    Value out;
-    switch (t.kind) {
-      case vm::TypeDesc::Kind::kInt:
-        out = Value::Int(vm::AsInt(v));
-        break;
-      case vm::TypeDesc::Kind::kFloat:
-        out = Value::Float(vm::AsFloat(v));
-        break;
-      case vm::TypeDesc::Kind::kBool:
-        out = Value::Bool(v != 0);
-        break;
-      case vm::TypeDesc::Kind::kStr:
-        out = Value::Str(std::string(vm::StrView(vm::AsObject(v))));
-        break;
-      case vm::TypeDesc::Kind::kTensor: {
+  // The host value of `v`, of type `t` (borrowed: the caller still owns `v`).
+  static Value FromVm(vm::Value v, Type t) {
+    switch (t) {
+      case Type::kUnit:
+        return Value();
+      case Type::kInt:
+        return Value::Int(vm::AsInt(v));
+      case Type::kFloat:
+        return Value::Float(vm::AsFloat(v));
+      case Type::kBool:
+        return Value::Bool(v != 0);
+      case Type::kStr:
+        return Value::Str(std::string(vm::StrView(vm::AsObject(v))));
+      case Type::kTensor: {
         const vm::Object* o = vm::AsObject(v);
         auto d = std::make_shared<TensorData>();
         d->dtype = static_cast<DType>(vm::DTypeOf(o));
@@ -160,26 +191,114 @@ struct VmState {
         d->storage.resize((bytes + 3) / 4);
         if (bytes > 0) std::memcpy(d->storage.data(), vm::DataOf(o), bytes);
         d->data = d->storage.data();
-        out = Value(Tensor(std::move(d)));
-        break;
+        return Value(Tensor(std::move(d)));
       }
-      case vm::TypeDesc::Kind::kRandState: {
+      case Type::kRandState: {
         auto d = std::make_shared<RandStateData>();
         d->state = vm::StateOf(vm::AsObject(v));
-        out = Value(RandState(std::move(d)));
-        break;
+        return Value(RandState(std::move(d)));
       }
-      default:
-        break;  // unit (Find admits no other type)
     }
-    if (is_ref && v != 0) vm.heap().ReleaseValue(v);
-    return out;
+    return Value();
   }
+
+  // Checks the module's `extern` declarations against what the host
+  // registered, binds the functions' types and sets the values.
+  absl::Status BindExterns(const vm::Module& m);
 
   vm::Vm vm;
   std::shared_ptr<const ModuleData> module;
   uint64_t load = 0;  // incremented by every Load: a Function names its Load
+  std::vector<std::unique_ptr<HostEntry>> functions;  // registered; stable addresses
+  std::vector<std::pair<std::string, Value>> values;  // registered `extern let` values
 };
+
+absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Value* args) {
+  std::vector<Value> host_args;
+  host_args.reserve(signature.params.size());
+  for (size_t i = 0; i < signature.params.size(); ++i) {
+    host_args.push_back(VmState::FromVm(args[i], signature.params[i]));
+  }
+  const uint32_t site = ctx.site();
+  HostCall call(host_args, &sites[site], site);
+  absl::StatusOr<Value> r = fn(call);
+  if (!r.ok()) {
+    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, name, r.status().message());
+  }
+  if (r->type() != signature.result) {
+    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionResult, name,
+                    absl::StrCat("a ", TypeName(r->type())), TypeName(signature.result));
+  }
+  if (r->type() == Type::kRandState && r->AsRandState().consumed()) {
+    return ctx.Fail(vm::RuntimeErrorId::kStateReused);
+  }
+  absl::StatusOr<vm::Value> v =
+      owner->ToVm(*r, result, "its result", "the declaration says", VmState::Lifetime::kLonger);
+  if (v.ok()) return *v;
+  if (absl::IsResourceExhausted(v.status())) return ctx.OutOfMemory();
+  return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, name, v.status().message());
+}
+
+absl::Status VmState::BindExterns(const vm::Module& m) {
+  // The host type of every part of a declaration, or an error naming it.
+  auto host_type = [&](const vm::ExportType& t, const std::string& what) -> absl::StatusOr<Type> {
+    std::optional<Type> h = HostType(m.types[t.type]);
+    if (!h) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " has a tuple, array or function type, which cannot cross to the host yet"));
+    }
+    return *h;
+  };
+  for (const vm::ExternFn& e : m.externs) {
+    auto it = std::find_if(functions.begin(), functions.end(),
+                           [&](const auto& f) { return f->name == e.name; });
+    if (it == functions.end()) {
+      return absl::NotFoundError(absl::StrCat("the program declares `extern fn ", e.name,
+                                              "` and the host provides no such function"));
+    }
+    Signature declared;
+    const std::string what = absl::StrCat("`extern fn ", e.name, "`");
+    for (const vm::ExportType& p : e.params) {
+      absl::StatusOr<Type> t = host_type(p, what);
+      if (!t.ok()) return t.status();
+      declared.params.push_back(*t);
+    }
+    absl::StatusOr<Type> result = host_type(e.result, what);
+    if (!result.ok()) return result.status();
+    declared.result = *result;
+    HostEntry& entry = **it;
+    if (declared.params != entry.signature.params || declared.result != entry.signature.result) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " is declared ", SignatureString(declared), ", the host registered ",
+                       SignatureString(entry.signature)));
+    }
+    entry.result = e.result;
+  }
+  for (auto& entry : functions) entry->sites.clear();
+  for (size_t g = 0; g < m.globals.size(); ++g) {
+    const vm::Global& global = m.globals[g];
+    if (!global.external) continue;
+    const std::string what = absl::StrCat("`extern let ", global.name, "`");
+    auto it = std::find_if(values.begin(), values.end(),
+                           [&](const auto& v) { return v.first == global.name; });
+    if (it == values.end()) {
+      return absl::NotFoundError(
+          absl::StrCat("the program declares ", what, " and the host registered no such value"));
+    }
+    absl::StatusOr<Type> t = host_type(vm::ExportType{global.type, global.dtype}, what);
+    if (!t.ok()) return t.status();
+    if (*t != it->second.type()) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " is declared ", TypeName(*t),
+                                                     ", the host registered a ",
+                                                     TypeName(it->second.type())));
+    }
+    absl::StatusOr<vm::Value> v = ToVm(it->second, vm::ExportType{global.type, global.dtype}, what,
+                                       "it is declared", Lifetime::kLonger);
+    if (!v.ok()) return v.status();
+    if (absl::Status s = vm.SetGlobal(static_cast<uint32_t>(g), *v); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace embed_internal
 
@@ -190,11 +309,45 @@ Vm::~Vm() = default;
 Vm::Vm(Vm&&) noexcept = default;
 Vm& Vm::operator=(Vm&&) noexcept = default;
 
+void Vm::RegisterFunction(std::string name, Signature signature, HostFunction fn) {
+  auto& functions = s_->functions;
+  auto it = std::find_if(functions.begin(), functions.end(),
+                         [&](const auto& f) { return f->name == name; });
+  if (it == functions.end()) {
+    auto entry = std::make_unique<embed_internal::HostEntry>();
+    entry->name = name;
+    entry->native_name = absl::StrCat(vm::kExternPrefix, name);
+    entry->owner = s_.get();
+    it = functions.insert(functions.end(), std::move(entry));
+  }
+  embed_internal::HostEntry& entry = **it;
+  entry.signature = std::move(signature);
+  entry.fn = std::move(fn);
+  // A later entry of a name wins, so a new arity simply shadows the old one.
+  const vm::NativeEntry native{entry.native_name.c_str(),
+                               static_cast<int>(entry.signature.params.size()),
+                               &embed_internal::HostEntry::Trampoline, &entry};
+  s_->vm.AddNatives({&native, 1});
+}
+
+void Vm::RegisterValue(std::string name, Value value) {
+  auto& values = s_->values;
+  auto it =
+      std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+  if (it != values.end()) {
+    it->second = std::move(value);
+  } else {
+    values.emplace_back(std::move(name), std::move(value));
+  }
+}
+
 absl::Status Vm::Load(const Module& module) {
   if (module.data() == nullptr) return absl::InvalidArgumentError("an empty Module");
   ++s_->load;
   s_->module.reset();
-  if (absl::Status s = s_->vm.Load(module.data()->module); !s.ok()) return s;
+  const vm::Module& m = module.data()->module;
+  if (absl::Status s = s_->vm.Load(m); !s.ok()) return s;
+  if (absl::Status s = s_->BindExterns(m); !s.ok()) return s;
   // Shared, not copied: it is immutable (the internal Vm has its own copy of
   // the bytecode; this one is for the exports and the sources).
   s_->module = module.data();
@@ -278,7 +431,9 @@ absl::StatusOr<Value> Vm::Call(const Function& function, absl::Span<const Value>
   bool result_is_ref = false;
   absl::Status status = s_->vm.Call(e.function, values, &result, &result_is_ref);
   if (!status.ok()) return s_->Rendered(status);
-  return s_->FromVm(result, result_is_ref, m.types[e.result.type]);
+  Value out = VmState::FromVm(result, sig.result);
+  if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
+  return out;
 }
 
 Stats Vm::stats() const {

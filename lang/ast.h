@@ -203,18 +203,23 @@ struct FnDecl {
   TypeAnnPtr result;  // optional `-> T`
   bool uses_rng = false;
   Span uses_rng_span;
-  ExprPtr body;  // `= expr` or a block
+  ExprPtr body;  // `= expr` or a block; null for an `extern fn`
+  // `extern fn`: the host provides it. Every parameter has a type and
+  // `result` is set (`()` when not written).
+  bool is_extern = false;
 
   const types::Type* type = nullptr;      // filled by the type checker (before generalization)
   const types::Scheme* scheme = nullptr;  // filled by the type checker
 };
 
-// `let pattern: T = value` at the top level (a constant).
+// `let pattern: T = value` at the top level (a constant), or `extern let
+// name: T` (is_extern; no value: the host provides it).
 struct TopLet {
   Span span;
   PatternPtr pattern;
   TypeAnnPtr type;
   ExprPtr value;
+  bool is_extern = false;
 };
 
 struct Import {

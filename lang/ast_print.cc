@@ -309,7 +309,7 @@ std::string PrintExpr(const Expr& expr, int indent) {
 
 std::string PrintFn(const FnDecl& fn) {
   Printer printer;
-  absl::StrAppend(&printer.out, "fn ", fn.name, "(");
+  absl::StrAppend(&printer.out, fn.is_extern ? "extern fn " : "fn ", fn.name, "(");
   printer.Params(fn.params);
   printer.out += ')';
   if (fn.result) absl::StrAppend(&printer.out, " -> ", PrintType(*fn.result));
@@ -331,9 +331,10 @@ std::string PrintModule(const Module& module) {
   }
   if (!module.imports.empty()) out += '\n';
   for (const auto& let : module.lets) {
-    absl::StrAppend(&out, "let ", PrintPattern(*let->pattern));
+    absl::StrAppend(&out, let->is_extern ? "extern let " : "let ", PrintPattern(*let->pattern));
     if (let->type) absl::StrAppend(&out, ": ", PrintType(*let->type));
-    absl::StrAppend(&out, " = ", PrintExpr(*let->value), ";\n");
+    if (let->value) absl::StrAppend(&out, " = ", PrintExpr(*let->value));
+    out += ";\n";
   }
   if (!module.lets.empty()) out += '\n';
   for (size_t i = 0; i < module.fns.size(); ++i) {

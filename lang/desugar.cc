@@ -225,6 +225,7 @@ class Desugarer {
       copy->span = let->span;
       copy->pattern = Pattern(*let->pattern);
       copy->type = CloneType(let->type.get());
+      copy->is_extern = let->is_extern;
       sites_.clear();
       if (let->value) NumberSites(*let->value, sites_);
       if (let->value) copy->value = Expr(*let->value, nullptr);
@@ -299,6 +300,7 @@ class Desugarer {
     copy->name = Renamed(fn.name);
     copy->params = Params(fn.params);
     copy->result = CloneType(fn.result.get());
+    copy->is_extern = fn.is_extern;
     sites_.clear();
     if (fn.body) NumberSites(*fn.body, sites_);
     Scope scope;

@@ -39,7 +39,8 @@ Span Parser::PrevSpan() const { return pos_ > 0 ? tokens_[pos_ - 1].span : Cur()
 
 bool Parser::AtItemStart(bool with_let) const {
   if (!Cur().at_line_start) return false;
-  return At(TokenKind::kFn) || At(TokenKind::kImport) || (with_let && At(TokenKind::kLet));
+  return At(TokenKind::kFn) || At(TokenKind::kImport) || At(TokenKind::kExtern) ||
+         (with_let && At(TokenKind::kLet));
 }
 
 // ---- Errors -----------------------------------------------------------------
@@ -215,6 +216,9 @@ Module Parser::ParseModule() {
       case TokenKind::kImport:
         ParseImport(module);
         break;
+      case TokenKind::kExtern:
+        ParseExtern(module);
+        break;
       default:
         Error(DiagId::kExpectedItem, Cur().span, Describe(Cur()));
         break;
@@ -244,9 +248,13 @@ void Parser::ParseImport(Module& module) {
   module.imports.push_back(std::move(import));
 }
 
-void Parser::ParseFn(Module& module) {
+void Parser::ParseFn(Module& module, std::optional<Span> extern_span) {
   auto fn = std::make_unique<FnDecl>();
   Span start = Advance().span;
+  if (extern_span) {
+    fn->is_extern = true;
+    start = *extern_span;
+  }
   if (At(TokenKind::kIdent)) {
     fn->name_span = Cur().span;
     fn->name = Advance().text;
@@ -270,7 +278,9 @@ void Parser::ParseFn(Module& module) {
       Error(DiagId::kExpectedRng, Cur().span, Describe(Cur()));
     }
   }
-  if (Eat(TokenKind::kAssign)) {
+  if (fn->is_extern) {
+    ParseExternSignature(*fn);
+  } else if (Eat(TokenKind::kAssign)) {
     fn->body = ParseExpr();
   } else if (At(TokenKind::kLBrace)) {
     fn->body = ParseBlock();
@@ -281,6 +291,68 @@ void Parser::ParseFn(Module& module) {
   fn->span = start.To(PrevSpan());
   Eat(TokenKind::kSemicolon);
   module.fns.push_back(std::move(fn));
+}
+
+// `extern fn name(x: T, ...) -> R` or `extern let name: T`: declarations the
+// host application fills in (include/alea/vm.h). Every type is written out so
+// that the host's registration can be checked against it when it loads.
+void Parser::ParseExtern(Module& module) {
+  Span start = Advance().span;
+  if (At(TokenKind::kFn)) {
+    ParseFn(module, start);
+  } else if (At(TokenKind::kLet)) {
+    ParseExternLet(module, start);
+  } else {
+    Error(DiagId::kExpectedExternItem, Cur().span, Describe(Cur()));
+  }
+}
+
+// After an extern fn's parameters and result: every type is required, there
+// is no `uses rng` and no body; a missing result is `()`.
+void Parser::ParseExternSignature(FnDecl& fn) {
+  for (const Param& param : fn.params) {
+    if (param.type == nullptr && param.pattern != nullptr) {
+      Error(DiagId::kExternNeedsType, param.pattern->span, "a parameter", fn.name);
+    }
+  }
+  if (fn.uses_rng) Error(DiagId::kExternUsesRng, fn.uses_rng_span);
+  if (fn.result == nullptr) {
+    fn.result = std::make_unique<TypeAnn>();
+    fn.result->kind = TypeAnn::Kind::kTuple;
+    fn.result->span = Span{fn.name_span.file, PrevSpan().end, PrevSpan().end};
+  }
+  if (At(TokenKind::kAssign) || At(TokenKind::kLBrace)) {
+    Error(DiagId::kExternHasBody, Cur().span);
+    if (Eat(TokenKind::kAssign)) {
+      ParseExpr();
+    } else {
+      ParseBlock();
+    }
+  }
+}
+
+void Parser::ParseExternLet(Module& module, Span start) {
+  auto let = std::make_unique<TopLet>();
+  let->is_extern = true;
+  Advance();  // `let`
+  let->pattern = ParsePattern(/*in_match=*/false);
+  if (let->pattern->kind != Pattern::Kind::kVar) {
+    Error(DiagId::kExternLetPattern, let->pattern->span);
+  }
+  if (Eat(TokenKind::kColon)) {
+    let->type = ParseType();
+  } else {
+    Error(DiagId::kExternNeedsType, let->pattern->span, "the value",
+          let->pattern->kind == Pattern::Kind::kVar ? let->pattern->name : "let");
+  }
+  if (At(TokenKind::kAssign)) {
+    Error(DiagId::kExternLetHasValue, Cur().span);
+    Advance();
+    ParseExpr();
+  }
+  let->span = start.To(PrevSpan());
+  Eat(TokenKind::kSemicolon);
+  module.lets.push_back(std::move(let));
 }
 
 void Parser::ParseTopLet(Module& module) {

@@ -4,6 +4,7 @@
 #define ALEA_LANG_PARSER_IMPL_H_
 
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,8 +79,12 @@ class Parser {
 
   // ---- Items (parser.cc) ----
   void ParseImport(Module& module);
-  void ParseFn(Module& module);
+  // `extern_span`: the `extern` before `fn`, for a host function declaration.
+  void ParseFn(Module& module, std::optional<Span> extern_span = std::nullopt);
   void ParseTopLet(Module& module);
+  void ParseExtern(Module& module);
+  void ParseExternSignature(FnDecl& fn);
+  void ParseExternLet(Module& module, Span start);
   void ParseParams(std::vector<Param>& params, TokenKind close);
   TypeAnnPtr ParseType();
   PatternPtr ParsePattern(bool in_match);

@@ -30,6 +30,7 @@ namespace alea::lang {
   X(kWith, "`with`")             \
   X(kUses, "`uses`")             \
   X(kImport, "`import`")         \
+  X(kExtern, "`extern`")         \
   X(kTrue, "`true`")             \
   X(kFalse, "`false`")           \
   X(kLParen, "`(`")              \

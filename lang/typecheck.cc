@@ -362,7 +362,9 @@ void Checker::InferScc(const std::vector<int>& scc) {
     item.in_progress = false;
     if (item.fn != nullptr) item.fn->scheme = schemes[k];
     if (item.var != nullptr) item.var->scheme = schemes[k];
-    if (item.let != nullptr && item.var != nullptr &&
+    // A host-provided state (`extern let`) is checked when it is consumed:
+    // the VM's "used twice" error.
+    if (item.let != nullptr && item.var != nullptr && !item.let->is_extern &&
         types::Contains(item.mono, Kind::kRandState)) {
       diags_.Report(DiagId::kRandStateInTopLet, item.var->span, item.var->name,
                     types::ToString(item.mono));

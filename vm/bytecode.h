@@ -110,6 +110,10 @@ struct Function {
 struct Global {
   std::string name;
   uint32_t type = 0;  // T(type)
+  // `extern let`: no init code computes it; the host sets it before anything
+  // runs (vm::Vm::SetGlobal). `dtype`: a Tensor's vm::DType.
+  bool external = false;
+  uint8_t dtype = 0;
 };
 
 // A fused elementwise program (FUSED_T, F32(index)): a tree of f32
@@ -175,6 +179,20 @@ struct Export {
   bool uses_rng = false;
 };
 
+// A host function the program declares (`extern fn`) and calls: CALLN of the
+// native "extern NAME", which the host binds by name when it loads the module
+// (include/alea/vm.h checks its signature against these types).
+struct ExternFn {
+  std::string name;
+  std::vector<ExportType> params;
+  ExportType result;
+};
+// The prefix of those natives' names: the space keeps them apart from the
+// standard library's.
+inline constexpr char kExternPrefix[] = "extern ";
+// At most this many arguments reach a native (vm/native.h).
+inline constexpr int kMaxNativeArity = 8;
+
 struct Module {
   std::vector<Function> functions;
   std::vector<uint64_t> constants;   // K: Int values and Float bits
@@ -189,6 +207,7 @@ struct Module {
   bool main_takes_args = false;      // main(args: [Str])
   bool main_uses_rng = false;        // `uses rng`: its ambient stream is an extra last argument
   std::vector<Export> exports;       // for hosts; empty unless asked for
+  std::vector<ExternFn> externs;     // host functions called, in first-use order
 };
 
 }  // namespace alea::vm

@@ -27,18 +27,24 @@ class Jit;
 // failed Call gave it, after releasing what it allocated.
 using NativeFn = absl::StatusOr<Value> (*)(NativeContext& ctx, const Value* args);
 
-inline constexpr int kMaxNativeArity = 8;
-
 struct NativeEntry {
-  const char* name;  // as in vm/natives.def
+  const char* name;  // as in vm/natives.def; "extern NAME" for a host's `extern fn`
   int arity;         // <= kMaxNativeArity
   NativeFn fn;
+  // What NativeContext::data() returns to `fn`: a host function's own state
+  // (the standard library has none).
+  const void* data = nullptr;
 };
 
 class NativeContext {
  public:
   Heap& heap();
   const Module& module() const;
+  // NativeEntry::data of the native being called.
+  const void* data() const { return data_; }
+  // This CALLN instruction, as a number unique in the loaded module (the
+  // output-buffer site of tensors()): a host keeps per-call-site state by it.
+  uint32_t site() const;
   // A TensorContext for this call: the VM's JIT (when it may be used) and
   // this call site's output buffer (Heap::NewTensorAt).
   TensorContext tensors();
@@ -75,9 +81,10 @@ class NativeContext {
 
  private:
   friend class Vm;
-  NativeContext(Vm* vm, uint16_t a) : vm_(vm), a_(a) {}
+  NativeContext(Vm* vm, uint16_t a, const void* data) : vm_(vm), a_(a), data_(data) {}
   Vm* vm_;
   uint16_t a_;  // the CALLN's result register; arguments follow it
+  const void* data_;
 };
 
 }  // namespace alea::vm

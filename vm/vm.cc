@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "vm/jit/jit.h"
 #include "vm/kernels/elementwise.h"
@@ -42,7 +43,7 @@ Vm::~Vm() {
 void Vm::AddNatives(absl::Span<const NativeEntry> natives) {
   for (const NativeEntry& e : natives) {
     if (e.arity < 0 || e.arity > kMaxNativeArity) continue;  // cannot be called
-    native_table_.push_back({e.name, BoundNative{e.fn, e.arity}});
+    native_table_.push_back({e.name, BoundNative{e.fn, e.arity, e.data}});
   }
 }
 
@@ -56,6 +57,7 @@ void Vm::Unload() {
   }
   globals_.clear();
   global_is_ref_.clear();
+  global_unset_.clear();
   strings_.clear();
   fn_closures_.clear();
   funcs_.clear();
@@ -74,6 +76,11 @@ absl::Status Vm::Load(const Module& module) {
     auto it = std::find_if(native_table_.rbegin(), native_table_.rend(),
                            [&](const auto& e) { return e.first == name; });
     if (it == native_table_.rend()) {
+      if (absl::StartsWith(name, kExternPrefix)) {
+        return absl::NotFoundError(absl::StrCat("the program declares `extern fn ",
+                                                name.substr(sizeof(kExternPrefix) - 1),
+                                                "` and the host provides no such function"));
+      }
       return absl::NotFoundError(absl::StrCat("unknown native function `", name, "`"));
     }
     natives_.push_back(it->second);
@@ -142,6 +149,31 @@ absl::Status Vm::Load(const Module& module) {
   globals_.assign(module_->globals.size(), 0);
   for (const Global& g : module_->globals) {
     global_is_ref_.push_back(module_->types[g.type].is_reference() ? 1 : 0);
+    global_unset_.push_back(g.external ? 1 : 0);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Vm::SetGlobal(uint32_t index, Value value) {
+  if (module_ == nullptr || index >= globals_.size() || !module_->globals[index].external) {
+    if (global_is_ref_.size() > index && global_is_ref_[index] && value != 0) {
+      heap_.ReleaseValue(value);
+    }
+    return absl::FailedPreconditionError("no such `extern let` in the loaded module");
+  }
+  if (global_is_ref_[index] && globals_[index] != 0) heap_.ReleaseValue(globals_[index]);
+  globals_[index] = value;
+  global_unset_[index] = 0;
+  return absl::OkStatus();
+}
+
+absl::Status Vm::CheckExternals() const {
+  for (size_t i = 0; i < global_unset_.size(); ++i) {
+    if (global_unset_[i]) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the program declares `extern let ", module_->globals[i].name,
+                       "` and the host has not set it"));
+    }
   }
   return absl::OkStatus();
 }
@@ -413,7 +445,7 @@ bool Vm::CallNative(uint32_t index, uint16_t a, Value* result) {
   Value args[kMaxNativeArity];
   const Value* r = stack_ + frames_[depth_ - 1].base;
   for (int i = 0; i < native.arity; ++i) args[i] = r[a + 1 + i];
-  NativeContext ctx(this, a);
+  NativeContext ctx(this, a, native.data);
   absl::StatusOr<Value> v = native.fn(ctx, args);
   if (!v.ok()) {
     if (!error_) Raise(RuntimeErrorId::kBadCall, v.status().message());
@@ -456,6 +488,7 @@ absl::Status Vm::FinishRun(bool ok) {
 
 absl::Status Vm::RunInit() {
   if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
+  if (absl::Status s = CheckExternals(); !s.ok()) return s;
   BeginRun();
   bool ok = true;
   if (module_->init >= 0) {
@@ -481,6 +514,7 @@ absl::Status Vm::Call(uint32_t function, absl::Span<const Value> args, Value* re
 absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
   if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
   if (module_->main < 0) return absl::FailedPreconditionError("the module has no `main`");
+  if (absl::Status s = CheckExternals(); !s.ok()) return s;
   BeginRun();
   bool ok = true;
   Value result = 0;
@@ -548,10 +582,12 @@ Stats Vm::stats() const {
 // ---- NativeContext ----
 
 Heap& NativeContext::heap() { return vm_->heap_; }
-TensorContext NativeContext::tensors() {
+uint32_t NativeContext::site() const {
   const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
-  return vm_->Tensors(top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code));
+  return top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code);
 }
+
+TensorContext NativeContext::tensors() { return vm_->Tensors(site()); }
 const Module& NativeContext::module() const { return *vm_->module_; }
 
 bool NativeContext::arg_is_reference(int i) const {

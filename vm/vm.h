@@ -92,7 +92,13 @@ class Vm {
 
   // Runs F(init), computing the globals, for a host that calls functions of
   // the module without running main (RunMain runs it itself). Errors as RunMain.
+  // Both refuse to run while an `extern let` (Global::external) is unset.
   absl::Status RunInit();
+
+  // Sets the `extern let` global `index` (after Load, before RunInit or
+  // RunMain) to `value`, owned (a reference is released when replaced or
+  // unloaded, or at once if this fails).
+  absl::Status SetGlobal(uint32_t index, Value value);
 
   // Calls F(function) on `args` (one per parameter, references owned: they
   // are moved in and released by the callee), for a host. On success
@@ -170,10 +176,12 @@ class Vm {
   struct BoundNative {
     NativeFn fn;
     int arity;
+    const void* data;
   };
 
   void Unload();
   absl::Status Verify() const;
+  absl::Status CheckExternals() const;
 
   // Runs function `index` (with `closure`, owned, or null) on `args` (owned,
   // moved in) on top of the current frames, to completion. false: error_ is
@@ -238,6 +246,7 @@ class Vm {
   std::vector<Object*> fn_closures_;  // LOADFN's capture-less closures, made once
   std::vector<Value> globals_;
   std::vector<uint8_t> global_is_ref_;
+  std::vector<uint8_t> global_unset_;              // an `extern let` the host has not set yet
   std::vector<std::vector<uint8_t>> tuple_masks_;  // per type: which fields are references
 
   // Register stack: slots above the running frame's window are always null.

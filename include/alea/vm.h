@@ -15,6 +15,7 @@
 #ifndef ALEA_VM_H_
 #define ALEA_VM_H_
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +31,7 @@
 namespace alea {
 
 namespace embed_internal {
+struct HostEntry;
 struct ModuleData;
 struct TensorData;
 struct RandStateData;
@@ -181,6 +183,42 @@ class Function {
   uint32_t index_ = 0;
 };
 
+// One call of a host function from Alea code (Vm::RegisterFunction).
+class HostCall {
+ public:
+  // The arguments, of the registered signature's types. Tensors are copies
+  // the host may keep; a RandState argument is fresh (the Alea caller
+  // consumed its own).
+  absl::Span<const Value> args() const { return args_; }
+
+  // The state of this call site, kept between its calls: a default T at the
+  // site's first call (or after a call that asked for another T), kept until
+  // the Vm loads a module. Each direct call `f(...)` in the source is a site
+  // of its own, so a primitive can keep, say, a scratch buffer per place it is
+  // used; uses of `f` as a value (`map(xs, f)`) share one site.
+  template <typename T>
+  T& State() {
+    if (T* p = std::any_cast<T>(state_)) return *p;
+    return state_->emplace<T>();
+  }
+  // Where the call comes from: a number unique to the site in the loaded module.
+  uint32_t site() const { return site_; }
+
+ private:
+  friend struct embed_internal::HostEntry;
+  HostCall(absl::Span<const Value> args, std::any* state, uint32_t site)
+      : args_(args), state_(state), site_(site) {}
+  absl::Span<const Value> args_;
+  std::any* state_;
+  uint32_t site_;
+};
+
+// A host function: the result must have the signature's result type. An
+// error status becomes the Alea run-time error "host function `f` failed:
+// MESSAGE" at the call, and Call returns kAborted with it. A host function
+// must not call back into its Vm.
+using HostFunction = std::function<absl::StatusOr<Value>(HostCall& call)>;
+
 // Status codes of Load and Call (the message is the Alea diagnostic, as
 // `alea run` prints it, with the source line):
 //   kResourceExhausted  heap budget, call depth, instruction budget
@@ -190,12 +228,24 @@ class Function {
 //   kInvalidArgument    arguments that do not fit the function (count, type, dtype)
 //   kNotFound           Find: no such function; kInvalidArgument: another signature
 //   kFailedPrecondition no module loaded, or a Function of an earlier Load
+// Load also checks the module's `extern` declarations against what was
+// registered: kNotFound for a missing one, kInvalidArgument for other types.
 class Vm {
  public:
   explicit Vm(VmOptions options = {});
   ~Vm();
   Vm(Vm&&) noexcept;
   Vm& operator=(Vm&&) noexcept;
+
+  // Makes `fn` the function that Alea code declaring `extern fn name(...)`
+  // calls, in modules loaded afterwards; the declaration must have exactly
+  // `signature`'s types. Registering a name again replaces the function.
+  void RegisterFunction(std::string name, Signature signature, HostFunction fn);
+
+  // Makes `value` the value of `extern let name: T` in modules loaded
+  // afterwards (T must be its type; a Tensor's dtype too). A RandState given
+  // here is used by the first module that consumes it.
+  void RegisterValue(std::string name, Value value);
 
   // Loads `module` (replacing any earlier one) and computes its top-level
   // `let`s. The Vm keeps what it needs: `module` may go away.
