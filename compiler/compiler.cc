@@ -263,6 +263,8 @@ void ProgramCompiler::CompileInit() {
       if (!let->pattern || !let->value) continue;
       const Pattern& p = *let->pattern;
       ComputeLastUses(*let->value, init.last_uses_);
+      // A `with` block in the value is an ambient scope like a function's.
+      lang::NumberSites(*let->value, init.sites_);
       std::vector<TopLetInstance> instances = let_instances_[let];
       for (const TopLetInstance& inst : instances) {
         Subst subst;

@@ -28,6 +28,7 @@ class Checker {
  public:
   Checker(Program& program, const SourceManager& sources, Diagnostics& diags);
   bool Run();
+  bool states_in_top_lets_ = false;  // TypeCheck's flag
 
   // ---- Everything below is internal to the checker's .cc files. ----
 

@@ -14,6 +14,14 @@
 
 namespace alea::lang {
 
+// Front-end settings where a tool differs from `alea check`.
+struct CheckOptions {
+  // The REPL keeps each top-level `let`'s value itself and checks a state's
+  // use when it is consumed, so a session `let` may hold a RandState (a
+  // file's may not: LANGUAGE.md "Program shape").
+  bool states_in_top_lets = false;
+};
+
 // The checked program, or nullopt when any error was reported into `diags`
 // (warnings alone do not fail).
 std::optional<Program> CheckProgram(const std::string& root_path, SourceManager& sources,
@@ -21,7 +29,8 @@ std::optional<Program> CheckProgram(const std::string& root_path, SourceManager&
 
 // The same for a program whose root file is already in `sources` (source text
 // a host hands over: include/alea/compiler.h).
-std::optional<Program> CheckProgramFrom(FileId root, SourceManager& sources, Diagnostics& diags);
+std::optional<Program> CheckProgramFrom(FileId root, SourceManager& sources, Diagnostics& diags,
+                                        const CheckOptions& options = {});
 
 }  // namespace alea::lang
 

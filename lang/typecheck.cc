@@ -84,8 +84,10 @@ int EditDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-bool TypeCheck(Program& program, const SourceManager& sources, Diagnostics& diags) {
+bool TypeCheck(Program& program, const SourceManager& sources, Diagnostics& diags,
+               bool states_in_top_lets) {
   Checker checker(program, sources, diags);
+  checker.states_in_top_lets_ = states_in_top_lets;
   return checker.Run();
 }
 
@@ -365,7 +367,7 @@ void Checker::InferScc(const std::vector<int>& scc) {
     // A host-provided state (`extern let`) is checked when it is consumed:
     // the VM's "used twice" error.
     if (item.let != nullptr && item.var != nullptr && !item.let->is_extern &&
-        types::Contains(item.mono, Kind::kRandState)) {
+        !states_in_top_lets_ && types::Contains(item.mono, Kind::kRandState)) {
       diags_.Report(DiagId::kRandStateInTopLet, item.var->span, item.var->name,
                     types::ToString(item.mono));
     }

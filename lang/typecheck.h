@@ -23,7 +23,10 @@ namespace alea::lang {
 // Annotates the AST in place; reports every error into `diags`; returns false
 // on error. The types live in a store that every module of `program` shares
 // (Module::types).
-bool TypeCheck(Program& program, const SourceManager& sources, Diagnostics& diags);
+// `states_in_top_lets`: allow a top-level `let` to hold a RandState (the
+// REPL: lang/front_end.h CheckOptions).
+bool TypeCheck(Program& program, const SourceManager& sources, Diagnostics& diags,
+               bool states_in_top_lets = false);
 
 }  // namespace alea::lang
 

@@ -69,6 +69,30 @@ const std::vector<Subcommand>& Subcommands() {
        "\n"
        "exit status: 0 on success, 1 when the program has errors, 2 on a usage error.\n",
        RunDis},
+      {"repl", "evaluate inputs interactively (also `alea` with no arguments)",
+       "usage: alea repl [options]\n"
+       "\n"
+       "Reads inputs, evaluates each in one session and prints its value with its\n"
+       "type (`- : Int = 3`). `fn`, `let` and `import` add to the session; an\n"
+       "unfinished input continues on the next line. `:help` lists the commands.\n"
+       "The top level draws from a session random stream: key(N) at start, each\n"
+       "input with random sites taking its next state (docs/repl.md).\n"
+       "\n"
+       "On a terminal: line editing, Tab completion and a history file\n"
+       "($ALEA_HISTORY, else $XDG_STATE_HOME/alea/history, else\n"
+       "~/.local/state/alea/history). Otherwise the lines of stdin, without prompts.\n"
+       "\n"
+       "options:\n"
+       "  --seed N      the session random stream starts at key(N) (default 0)\n"
+       "  --no-jit      run tensor ops on the reference kernels only\n"
+       "  --threads N   threads for large tensor and random ops (default: one per\n"
+       "                core); every N gives the same output\n"
+       "  --no-history  neither read nor write the history file\n"
+       "  -h, --help    show this help\n"
+       "\n"
+       "exit status: 0 at the end of the session (errors in inputs are shown as they\n"
+       "             happen and do not change it), 2 on a usage error.\n",
+       RunRepl},
   };
   return kAll;
 }

@@ -16,6 +16,7 @@ constexpr char kVersion[] = "0.1.0";
 void PrintHelp() {
   std::printf(
       "usage: alea <command> [options] [args]\n"
+      "       alea            (no command: the REPL, as `alea repl`)\n"
       "\n"
       "Alea: a functional language for reproducible stochastic programs.\n"
       "\n"
@@ -34,10 +35,8 @@ void PrintHelp() {
 
 int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) {
-    PrintHelp();
-    return kExitUsage;
-  }
+  // No command: the REPL, on a terminal or on whatever stdin is.
+  if (args.empty()) return RunRepl({});
   const std::string& first = args[0];
   if (first == "-h" || first == "--help" || first == "help") {
     PrintHelp();

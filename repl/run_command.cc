@@ -10,24 +10,12 @@
 #include "lang/front_end.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
+#include "repl/print_stats.h"
 #include "stdlib/natives.h"
 #include "vm/vm.h"
 
 namespace alea::repl {
 namespace {
-
-// `--stats`: on stderr, so that stdout stays exactly the program's output.
-void PrintStats(const vm::Stats& s) {
-  std::fprintf(stderr,
-               "stats: %llu instructions, %llu calls, %llu allocations, peak heap %llu bytes, "
-               "%llu JIT kernels compiled in %.3f ms, %.3f ms in JIT kernels\n",
-               static_cast<unsigned long long>(s.instructions),
-               static_cast<unsigned long long>(s.calls),
-               static_cast<unsigned long long>(s.allocations),
-               static_cast<unsigned long long>(s.peak_heap_bytes),
-               static_cast<unsigned long long>(s.jit_kernels), s.jit_compile_nanos / 1e6,
-               s.jit_kernel_nanos / 1e6);
-}
 
 // More threads than this is a typo, not a machine.
 constexpr int kMaxThreads = 1024;

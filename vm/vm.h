@@ -99,6 +99,9 @@ class Vm {
   // RunMain) to `value`, owned (a reference is released when replaced or
   // unloaded, or at once if this fails).
   absl::Status SetGlobal(uint32_t index, Value value);
+  // The value of global `index` once RunInit has computed it (borrowed; 0
+  // when out of range), for a host that keeps it (the REPL's lets).
+  Value global(uint32_t index) const { return index < globals_.size() ? globals_[index] : 0; }
 
   // Calls F(function) on `args` (one per parameter, references owned: they
   // are moved in and released by the callee), for a host. On success

@@ -33,7 +33,15 @@ printf 'fn main() = print(1 + "a")\n' >"$tmp/bad.alea"
 expect 0 '^usage: alea <command>' '' -- --help
 expect 0 '^usage: alea <command>' '' -- -h
 expect 0 '^alea [0-9]+\.[0-9]+\.[0-9]+$' '' -- --version
-expect 2 '^usage: alea <command>' '' --
+# No command: the REPL (docs/repl.md), here on a pipe: no prompts, status 0.
+if [[ $(printf '1 + 2\n' | "$alea" 2>&1) != '- : Int = 3' ]]; then
+  echo "FAIL: alea with no arguments does not run the REPL on stdin"
+  failures=$((failures + 1))
+fi
+expect 0 '^  repl +evaluate inputs interactively' '' -- --help
+expect 0 '^usage: alea repl' '' -- repl --help
+expect 2 '' 'alea: error: unknown option `--frob`' -- repl --frob
+expect 2 '' '`--threads` needs a number' -- repl --threads 0
 expect 0 '^usage: alea check' '' -- check --help
 expect 2 '' 'alea: error: unknown command `frobnicate`' -- frobnicate
 expect 2 '' 'alea: error: unknown option `--frob`' -- --frob
@@ -66,6 +74,12 @@ printf 'fn main() uses rng = print(rng())\n' >"$tmp/main_rng.alea"
 expect 0 '^fn main\(\) = print\(1\)$' '' -- dis --desugar "$tmp/ok.alea"
 expect 0 'let rng_0 = key\(\(-2\)\);' '' -- dis --desugar --seed=-2 "$tmp/main_rng.alea"
 expect 0 'let rng_0 = key\(5\);' '' -- dis --seed 5 --desugar "$tmp/main_rng.alea"
+# `extern` declarations (a host's): checked by `alea check`, kept by --desugar,
+# refused by `alea run`, which has no host.
+printf 'extern fn twice(x: Int) -> Int\nextern let n: Int\nfn main() = print(twice(n))\n' > "$tmp/extern.alea"
+expect 0 '' '' -- check "$tmp/extern.alea"
+expect 0 '^extern fn twice\(x: Int\) -> Int$' '' -- dis --desugar "$tmp/extern.alea"
+expect 0 '^extern let n: Int;$' '' -- dis --desugar "$tmp/extern.alea"
 expect 2 '' '`--seed` goes with `--desugar`' -- dis --seed 1 "$tmp/ok.alea"
 expect 2 '' '`--seed` needs an integer, not `x`' -- dis --desugar --seed x "$tmp/ok.alea"
 expect 2 '' '`--seed` needs a value' -- dis --desugar --seed

@@ -1,0 +1,42 @@
+#include "repl/interrupt.h"
+
+#include <signal.h>
+
+#include <atomic>
+
+namespace alea::repl {
+namespace {
+
+// Lock-free atomics only: they are touched from the signal handler.
+std::atomic<vm::Vm*> g_running{nullptr};
+std::atomic<bool> g_prompt_interrupt{false};
+
+void OnInterrupt(int) {
+  if (vm::Vm* machine = g_running.load()) {
+    machine->Interrupt();
+  } else {
+    g_prompt_interrupt.store(true);
+  }
+}
+
+}  // namespace
+
+void InstallInterruptHandler() {
+  struct sigaction action = {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
+  sigaction(SIGINT, &action, nullptr);
+}
+
+bool TakePromptInterrupt() { return g_prompt_interrupt.exchange(false); }
+bool PromptInterruptPending() { return g_prompt_interrupt.load(); }
+
+Evaluating::Evaluating(vm::Vm& machine) {
+  g_prompt_interrupt.store(false);
+  g_running.store(&machine);
+}
+
+Evaluating::~Evaluating() { g_running.store(nullptr); }
+
+}  // namespace alea::repl

@@ -1,0 +1,128 @@
+#include "repl/repl_commands.h"
+
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace alea::repl {
+namespace {
+
+void Error(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fflush(stderr);
+}
+
+// Whether a command that needs an argument got one (else says so).
+bool HasArgument(absl::string_view name, absl::string_view arg) {
+  if (!arg.empty()) return true;
+  const char* synopsis = "";
+  for (const ReplCommand& c : ReplCommands()) {
+    if (name == c.name) synopsis = c.synopsis;
+  }
+  Error(absl::StrCat("`:", std::string(name), "` needs an argument: `:", std::string(name), " ",
+                     synopsis, "`"));
+  return false;
+}
+
+bool Help(Session&, absl::string_view) {
+  std::string out =
+      "Type an expression to evaluate it, or a `fn`, `let` or `import` to add it\n"
+      "to the session. An unfinished line continues on the next. Commands:\n";
+  for (const ReplCommand& c : ReplCommands()) {
+    std::string usage = absl::StrCat(":", c.name, *c.synopsis ? " " : "", c.synopsis);
+    absl::StrAppend(&out, "  ", usage, std::string(usage.size() < 16 ? 16 - usage.size() : 1, ' '),
+                    c.help, "\n");
+  }
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+  return true;
+}
+
+bool Type(Session& session, absl::string_view arg) {
+  if (HasArgument("type", arg)) session.PrintType(std::string(arg));
+  return true;
+}
+
+bool Dis(Session& session, absl::string_view arg) {
+  if (HasArgument("dis", arg)) session.Disassemble(std::string(arg));
+  return true;
+}
+
+bool Desugar(Session& session, absl::string_view arg) {
+  if (HasArgument("desugar", arg)) session.Desugar(std::string(arg));
+  return true;
+}
+
+bool Load(Session& session, absl::string_view arg) {
+  if (HasArgument("load", arg)) session.Load(std::string(arg));
+  return true;
+}
+
+bool Reload(Session& session, absl::string_view) {
+  session.Reload();
+  return true;
+}
+
+bool Time(Session& session, absl::string_view arg) {
+  if (HasArgument("time", arg)) session.Time(std::string(arg));
+  return true;
+}
+
+bool Stats(Session& session, absl::string_view) {
+  session.ShowStats();
+  return true;
+}
+
+bool Seed(Session& session, absl::string_view arg) {
+  int64_t seed = 0;
+  if (!HasArgument("seed", arg)) return true;
+  if (!absl::SimpleAtoi(arg, &seed)) {
+    Error(absl::StrCat("`:seed` needs an integer, not `", std::string(arg), "`"));
+    return true;
+  }
+  session.SetSeed(seed);
+  return true;
+}
+
+bool Quit(Session&, absl::string_view) { return false; }
+
+}  // namespace
+
+const std::vector<ReplCommand>& ReplCommands() {
+  static const std::vector<ReplCommand> kAll = {
+      {"help", "", "show this help", Help},
+      {"type", "EXPR", "show the type of EXPR without running it", Type},
+      {"dis", "NAME", "show the bytecode of the session function NAME", Dis},
+      {"desugar", "NAME", "show NAME with its implicit random states explicit", Desugar},
+      {"load", "FILE", "add FILE's definitions to the session (as `import`)", Load},
+      {"reload", "", "read the loaded files again", Reload},
+      {"time", "EXPR", "evaluate EXPR and show the wall time it took", Time},
+      {"stats", "", "show the VM's counters (as `alea run --stats`)", Stats},
+      {"seed", "N", "restart the session random stream at key(N)", Seed},
+      {"quit", "", "end the session (also Ctrl-D)", Quit},
+  };
+  return kAll;
+}
+
+bool RunReplCommand(Session& session, absl::string_view line) {
+  absl::string_view text = absl::StripAsciiWhitespace(line);
+  text.remove_prefix(1);  // the colon
+  size_t space = text.find_first_of(" \t");
+  absl::string_view name = text.substr(0, space);
+  absl::string_view arg =
+      space == absl::string_view::npos ? "" : absl::StripAsciiWhitespace(text.substr(space));
+  for (const ReplCommand& c : ReplCommands()) {
+    if (name == c.name) return c.run(session, arg);
+  }
+  std::string known;
+  for (const ReplCommand& c : ReplCommands())
+    absl::StrAppend(&known, known.empty() ? "" : " ", ":", c.name);
+  Error(absl::StrCat("unknown command `:", std::string(name), "`; the commands are ", known));
+  return true;
+}
+
+}  // namespace alea::repl

@@ -1,0 +1,167 @@
+// The Session side of the REPL's commands (the table is repl_commands.cc).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "lang/desugar.h"
+#include "lang/types.h"
+#include "repl/print_stats.h"
+#include "repl/session.h"
+#include "vm/disassembler.h"
+#include "vm/print.h"
+
+namespace alea::repl {
+namespace {
+
+void Error(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fflush(stderr);
+}
+
+// Whether `line` starts the top-level item named `name` in printed source:
+// `fn name(`, `let name =`, `let name:`.
+bool StartsItem(absl::string_view line, absl::string_view name) {
+  for (absl::string_view keyword : {"fn ", "let ", "extern fn ", "extern let "}) {
+    if (!absl::ConsumePrefix(&line, keyword)) continue;
+    if (!absl::ConsumePrefix(&line, name)) return false;
+    return line.empty() || line[0] == '(' || line[0] == ' ' || line[0] == ':';
+  }
+  return false;
+}
+
+bool StartsAnyItem(absl::string_view line) {
+  for (absl::string_view keyword : {"fn ", "let ", "import ", "extern ", "//"}) {
+    if (absl::StartsWith(line, keyword)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Session::PrintType(const std::string& expr) {
+  lang::FileId file = AddInput(expr);
+  EvalExpression(expr, file, nullptr, /*type_only=*/true);
+}
+
+void Session::Time(const std::string& expr) {
+  auto start = std::chrono::steady_clock::now();
+  lang::FileId file = AddInput(expr);
+  Timing timing;
+  EvalExpression(expr, file, &timing, /*type_only=*/false);
+  double total =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::fflush(stdout);
+  std::fprintf(stderr, "time: %.3f ms (run %.3f ms, check and compile %.3f ms)\n", total,
+               timing.run_ms, timing.compile_ms);
+  std::fflush(stderr);
+}
+
+void Session::Disassemble(const std::string& name) {
+  std::unique_ptr<Build> build = Compile(items_, true);
+  if (!build->ok()) {
+    Report(*build);
+    return;
+  }
+  std::string out;
+  for (absl::string_view block : absl::StrSplit(vm::Disassemble(*build->module), "\n\n")) {
+    absl::string_view header = block.substr(0, block.find('\n'));
+    size_t fn = header.find(": fn ");
+    if (header.empty() || header[0] != 'F' || fn == absl::string_view::npos) continue;
+    absl::string_view rest = header.substr(fn + 5);
+    if (!absl::ConsumePrefix(&rest, name) || !(rest.empty() || rest[0] == ' ')) continue;
+    absl::StrAppend(&out, block, "\n\n");
+  }
+  if (out.empty()) {
+    Error(absl::StrCat("no compiled function `", name,
+                       "` in the session (a polymorphic function is compiled only for the types "
+                       "it is used at: use it in a definition first)"));
+    return;
+  }
+  out.pop_back();
+  Write(out);
+}
+
+void Session::Desugar(const std::string& name) {
+  std::unique_ptr<Build> build = Compile(items_, false);
+  if (!build->ok()) {
+    Report(*build);
+    return;
+  }
+  std::string text = lang::DesugarProgram(*build->program, {.seed = seed_});
+  std::string out;
+  bool inside = false;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (inside && (line.empty() || StartsAnyItem(line))) inside = false;
+    if (!inside && StartsItem(line, name)) inside = true;
+    if (inside) absl::StrAppend(&out, line, "\n");
+  }
+  if (out.empty()) {
+    Error(absl::StrCat("no function or let `", name, "` in the session"));
+    return;
+  }
+  Write(out);
+}
+
+void Session::Load(const std::string& path) {
+  // As typed (normalized): imports are relative to the session file, whose
+  // directory is the current one, and messages show the path the user wrote.
+  std::string full = std::filesystem::path(path).lexically_normal().string();
+  std::string command = absl::StrCat(":load ", path);
+  lang::FileId file = AddInput(command);
+  Item item;
+  item.kind = Item::Kind::kImport;
+  item.names = {absl::StrCat("import ", full)};
+  std::string quoted;
+  vm::AppendQuoted(&quoted, full);
+  item.pieces.push_back(Piece{absl::StrCat("import ", quoted, "\n"), false,
+                              lang::Span{file, 6, static_cast<uint32_t>(command.size())}});
+  std::vector<Item> lets;
+  std::vector<std::string> wrappers;
+  std::unique_ptr<Build> build = BuildDefinitions({item}, &lets, &wrappers);
+  if (!Commit(*build, {item}, lets, wrappers, 0)) return;
+  std::string shown = absl::StrCat("loaded ", full, "\n");
+  for (const auto& module : build->program->modules) {
+    if (build->sources.file(module->file).path() != full) continue;
+    for (const auto& fn : module->fns) {
+      absl::StrAppend(&shown, "fn ", fn->name, " : ", lang::types::ToString(fn->type),
+                      fn->uses_rng ? " uses rng" : "", "\n");
+    }
+  }
+  Write(shown);
+}
+
+void Session::Reload() {
+  std::vector<Item> lets;
+  std::vector<std::string> wrappers;
+  std::unique_ptr<Build> build = BuildDefinitions({}, &lets, &wrappers);
+  if (!Commit(*build, {}, lets, wrappers, 0)) return;
+  std::string shown;
+  for (const Item& item : items_) {
+    if (item.kind != Item::Kind::kImport) continue;
+    absl::StrAppend(&shown, "reloaded ", absl::StripPrefix(item.names[0], "import "), "\n");
+  }
+  Write(shown.empty() ? "no files loaded\n" : shown);
+}
+
+void Session::ShowStats() const { PrintStats(machine_.stats()); }
+
+void Session::SetSeed(int64_t seed) {
+  seed_ = seed;
+  stream_index_ = 0;
+}
+
+std::vector<std::string> Session::Names() const {
+  std::vector<std::string> names;
+  for (const Item& item : items_) {
+    if (item.kind == Item::Kind::kImport) continue;
+    names.insert(names.end(), item.names.begin(), item.names.end());
+  }
+  return names;
+}
+
+}  // namespace alea::repl

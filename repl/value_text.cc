@@ -1,0 +1,31 @@
+#include "repl/value_text.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "vm/print.h"
+#include "vm/tensor.h"
+
+namespace alea::repl {
+
+std::string ResultText(absl::string_view head, absl::string_view type, vm::Value value,
+                       const vm::ExportType& result, const vm::Module& module) {
+  std::string out = absl::StrCat(head, " : ", type);
+  const vm::TypeDesc& desc = module.types[result.type];
+  std::string text;
+  if (desc.kind == vm::TypeDesc::Kind::kTensor) {
+    absl::StrAppend(&out, " [", absl::StrJoin(vm::ShapeOf(vm::AsObject(value)), ", "), "]");
+  }
+  if (desc.kind == vm::TypeDesc::Kind::kStr) {
+    vm::AppendQuoted(&text, vm::StrView(vm::AsObject(value)));
+  } else {
+    vm::AppendValue(&text, value, result.type, module);
+  }
+  if (text.find('\n') != std::string::npos) {
+    absl::StrAppend(&out, " =\n", text, "\n");
+  } else {
+    absl::StrAppend(&out, " = ", text, "\n");
+  }
+  return out;
+}
+
+}  // namespace alea::repl

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The REPL on a real terminal, driven through tmux: prompts, line editing,
+# continuation, history, completion, Ctrl-C and Ctrl-D. Exit 77 (CTest's
+# SKIP_RETURN_CODE) when tmux is missing.
+set -u
+command -v tmux >/dev/null || { echo "tmux not found: skipped"; exit 77; }
+alea=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+socket="alea-repl-test-$$"
+history=$tmp/state/history
+failures=0
+cleanup() {
+  tmux -L "$socket" kill-server 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+start() {  # a fresh session running `alea` in a 100x30 terminal
+  tmux -L "$socket" kill-server 2>/dev/null
+  tmux -L "$socket" -f /dev/null new-session -d -x 100 -y 30 \
+    "cd '$tmp' && ALEA_HISTORY='$history' '$alea'; echo ALEA-EXITED-\$?; sleep 30"
+}
+keys() { tmux -L "$socket" send-keys "$@"; }
+screen() { tmux -L "$socket" capture-pane -p; }
+
+# expect NAME PATTERN: waits up to 10 s for an extended regex on the screen
+# (capture-pane drops trailing blanks: a prompt reads `alea>`).
+expect() {
+  local i
+  for ((i = 0; i < 100; i++)); do
+    if screen | grep -qE -- "$2"; then return 0; fi
+    sleep 0.1
+  done
+  echo "FAIL: $1: no /$2/ on the screen:"
+  screen | sed 's/^/  | /'
+  failures=$((failures + 1))
+  return 1
+}
+
+start
+expect "banner and prompt" '^alea> ?$'
+keys '1 + 2' Enter
+expect "a value with its type" '^- : Int = 3$'
+
+keys 'fn add_one(x: Int) -> Int {' Enter
+expect "continuation prompt" '^  \.\.\.> ?$'
+keys 'x + 1' Enter '}' Enter
+expect "a multi-line definition" '^fn add_one : \(Int\) -> Int$'
+
+keys 'let favourite_value = 41' Enter
+expect "a let" '^val favourite_value : Int = 41$'
+keys 'add_one(favourite_v' Tab
+expect "Tab completes a session name" '^alea> add_one\(favourite_value$'
+keys ')' Enter
+expect "the completed line runs" '^- : Int = 42$'
+keys ':hel' Tab
+expect "Tab completes a command" '^alea> :help ?$'
+keys Enter
+expect "the command runs" ':quit +end the session'
+
+keys 'Up'
+expect "Up recalls the last line" '^alea> :help$'
+keys C-u 'Up' 'Up'
+expect "Up again goes further back" '^alea> add_one\(favourite_value\)$'
+keys C-u
+
+keys 'fn loop(i) = loop(i + 1)' Enter
+expect "an endless function" '^fn loop : '
+keys 'loop(0)' Enter
+sleep 0.5
+keys C-c
+expect "Ctrl-C interrupts the evaluation" 'interrupted$'
+keys '2 * 21' Enter
+expect "the session goes on" '^- : Int = 42$'
+
+keys 'this line is never run' C-c
+expect "Ctrl-C at the prompt discards the line" '\^C$'
+keys '"after ctrl-c"' Enter
+expect "the prompt comes back" '^- : Str = "after ctrl-c"$'
+
+keys C-d
+expect "Ctrl-D ends the session with status 0" '^ALEA-EXITED-0$'
+if ! grep -q 'favourite_value' "$history" 2>/dev/null; then
+  echo "FAIL: the history file $history was not written"
+  failures=$((failures + 1))
+fi
+
+# The history is read back by the next session; :quit ends it too.
+start
+expect "a second session" '^alea> ?$'
+keys Up
+expect "history from the last session" '^alea> "after ctrl-c"$'
+keys C-u ':quit' Enter
+expect ":quit ends the session" '^ALEA-EXITED-0$'
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all terminal checks passed"
