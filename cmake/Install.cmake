@@ -23,7 +23,7 @@ if(ALEA_SANITIZE)
   target_link_options(alea_embed INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
 endif()
 
-install(TARGETS alea_embed alea_vm alea_stdlib alea_lang alea_compiler
+install(TARGETS alea_embed alea_embed_vm alea_vm alea_stdlib alea_lang alea_compiler
         EXPORT alea-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS alea RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -356,8 +356,7 @@ std::string ProgramCompiler::ExternNative(const lang::FnDecl& fn) {
   std::string name = absl::StrCat(vm::kExternPrefix, fn.name);
   if (!natives_.contains(name)) {
     if (fn.params.size() > vm::kMaxNativeArity) {
-      Error(lang::DiagId::kExternArity, fn.name_span, fn.name,
-            std::to_string(vm::kMaxNativeArity));
+      Error(lang::DiagId::kExternArity, fn.name_span, fn.name, std::to_string(vm::kMaxNativeArity));
     }
     vm::ExternFn e;
     e.name = fn.name;

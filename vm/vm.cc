@@ -170,9 +170,9 @@ absl::Status Vm::SetGlobal(uint32_t index, Value value) {
 absl::Status Vm::CheckExternals() const {
   for (size_t i = 0; i < global_unset_.size(); ++i) {
     if (global_unset_[i]) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("the program declares `extern let ", module_->globals[i].name,
-                       "` and the host has not set it"));
+      return absl::FailedPreconditionError(absl::StrCat("the program declares `extern let ",
+                                                        module_->globals[i].name,
+                                                        "` and the host has not set it"));
     }
   }
   return absl::OkStatus();

@@ -1,6 +1,7 @@
 // A small C++ host embedding Alea through the installed package
 // (find_package(alea), target alea::alea): compile a script, call one of its
-// functions on a host buffer, survive a runaway script and a compile error.
+// functions on a host buffer, give it a host function with per-call-site
+// state and a host value, survive a runaway script and a compile error.
 // Its output is deterministic (examples/embed/expected.out): the random draws
 // depend only on the seed, never on threads or the JIT.
 #include <cstdio>
@@ -23,7 +24,21 @@ fn noisy_scale(s: RandState, x: Tensor, k: Float) -> Tensor = dropout(s, x, 0.5)
 fn spin(n: Int) -> Int = if n == 0 { 0 } else { spin(n) }
 
 fn add(a: Int, b: Int) -> Int = a + b
+
+// A host primitive and a host value: declared here, provided by the host.
+// `smooth` keeps a running average per place it is called from.
+extern fn smooth(x: Float) -> Float
+extern let gain: Float
+
+fn track_speed(x: Float) -> Float = smooth(x) * gain
+fn track_load(x: Float) -> Float = smooth(x) * gain
 )";
+
+// The state `smooth` keeps at each call site: an exponential moving average.
+struct Average {
+  bool started = false;
+  double value = 0;
+};
 
 void PrintTensor(const alea::Tensor& t) {
   std::printf("[");
@@ -48,6 +63,18 @@ int main() {
   // 2. A VM with an instruction budget per call, so a script cannot hang the
   //    host. Loading also runs the module's top-level `let`s, if any.
   alea::Vm vm({.max_instructions = 1'000'000});
+  //    The script's `extern`s are registered before loading, which checks
+  //    them against their declarations. HostCall::State gives each call site
+  //    of `smooth` its own Average, kept between calls.
+  vm.RegisterFunction("smooth", {{alea::Type::kFloat}, alea::Type::kFloat},
+                      [](alea::HostCall& call) -> absl::StatusOr<alea::Value> {
+                        Average& avg = call.State<Average>();
+                        const double x = call.args()[0].AsFloat();
+                        avg.value = avg.started ? 0.5 * avg.value + 0.5 * x : x;
+                        avg.started = true;
+                        return alea::Value::Float(avg.value);
+                      });
+  vm.RegisterValue("gain", alea::Value::Float(2.0));
   if (absl::Status s = vm.Load(*module); !s.ok()) {
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 1;
@@ -79,7 +106,26 @@ int main() {
   PrintTensor(result->AsTensor());
   std::printf("host buffer unchanged: %s\n", buffer[7] == 8 ? "yes" : "no");
 
-  // 5. A runaway call is stopped by the budget with kResourceExhausted; its
+  // 5. Script functions that call the host: each call site of `smooth` keeps
+  //    its own average, so the two trackers do not mix.
+  absl::StatusOr<alea::Function> speed =
+      vm.Find("track_speed", {{alea::Type::kFloat}, alea::Type::kFloat});
+  absl::StatusOr<alea::Function> load =
+      vm.Find("track_load", {{alea::Type::kFloat}, alea::Type::kFloat});
+  if (!speed.ok() || !load.ok()) {
+    const absl::Status& s = speed.ok() ? load.status() : speed.status();
+    std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+    return 1;
+  }
+  std::printf("\n");
+  for (double x : {10.0, 20.0, 40.0}) {
+    absl::StatusOr<alea::Value> v = vm.Call(*speed, {alea::Value::Float(x)});
+    absl::StatusOr<alea::Value> w = vm.Call(*load, {alea::Value::Float(100.0 - x)});
+    std::printf("track_speed(%g) = %g   track_load(%g) = %g\n", x, v.ok() ? v->AsFloat() : -1.0,
+                100.0 - x, w.ok() ? w->AsFloat() : -1.0);
+  }
+
+  // 6. A runaway call is stopped by the budget with kResourceExhausted; its
   //    message is the diagnostic `alea run` would print, source line included.
   absl::StatusOr<alea::Function> spin = vm.Find("spin", {{alea::Type::kInt}, alea::Type::kInt});
   absl::StatusOr<alea::Function> add =
@@ -97,7 +143,7 @@ int main() {
   absl::StatusOr<alea::Value> sum = vm.Call(*add, {alea::Value::Int(2), alea::Value::Int(3)});
   std::printf("after it, add(2, 3) = %lld\n", static_cast<long long>(sum.ok() ? sum->AsInt() : -1));
 
-  // 6. A script with a type error: Compile returns kInvalidArgument with the
+  // 7. A script with a type error: Compile returns kInvalidArgument with the
   //    diagnostics in GCC's file:line:col layout, ready to show to its author.
   absl::StatusOr<alea::Module> bad =
       alea::Compile("fn half(x: Int) -> Int = x / 2.0\n", "bad.alea");
