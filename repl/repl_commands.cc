@@ -10,12 +10,6 @@
 namespace alea::repl {
 namespace {
 
-void Error(const std::string& message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "error: %s\n", message.c_str());
-  std::fflush(stderr);
-}
-
 // Whether a command that needs an argument got one (else says so).
 bool HasArgument(absl::string_view name, absl::string_view arg) {
   if (!arg.empty()) return true;
@@ -23,8 +17,8 @@ bool HasArgument(absl::string_view name, absl::string_view arg) {
   for (const ReplCommand& c : ReplCommands()) {
     if (name == c.name) synopsis = c.synopsis;
   }
-  Error(absl::StrCat("`:", std::string(name), "` needs an argument: `:", std::string(name), " ",
-                     synopsis, "`"));
+  SessionError(absl::StrCat("`:", std::string(name), "` needs an argument: `:", std::string(name),
+                            " ", synopsis, "`"));
   return false;
 }
 
@@ -81,7 +75,7 @@ bool Seed(Session& session, absl::string_view arg) {
   int64_t seed = 0;
   if (!HasArgument("seed", arg)) return true;
   if (!absl::SimpleAtoi(arg, &seed)) {
-    Error(absl::StrCat("`:seed` needs an integer, not `", std::string(arg), "`"));
+    SessionError(absl::StrCat("`:seed` needs an integer, not `", std::string(arg), "`"));
     return true;
   }
   session.SetSeed(seed);
@@ -121,7 +115,8 @@ bool RunReplCommand(Session& session, absl::string_view line) {
   std::string known;
   for (const ReplCommand& c : ReplCommands())
     absl::StrAppend(&known, known.empty() ? "" : " ", ":", c.name);
-  Error(absl::StrCat("unknown command `:", std::string(name), "`; the commands are ", known));
+  SessionError(
+      absl::StrCat("unknown command `:", std::string(name), "`; the commands are ", known));
   return true;
 }
 

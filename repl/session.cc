@@ -114,6 +114,12 @@ std::optional<std::string> DefaultTypeVariables(const std::string& type) {
 
 }  // namespace
 
+void SessionError(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fflush(stderr);
+}
+
 Session::Session(const SessionOptions& options) : options_(options), seed_(options.seed) {
   machine_.AddNatives(stdlib::Natives());
   machine_.SetJitEnabled(options.jit);
@@ -354,10 +360,7 @@ void Session::EvalDefinitions(lang::FileId file, lang::Module& parsed) {
                                std::any_of(parsed.lets.begin(), parsed.lets.end(),
                                            [](const auto& l) { return l->is_extern; });
   if (declares_extern) {
-    std::fflush(stdout);
-    std::fputs(
-        "error: `extern` declares what a host application provides, and the REPL is no host\n",
-        stderr);
+    SessionError("`extern` declares what a host application provides, and the REPL is no host");
     return;
   }
   std::sort(fresh.begin(), fresh.end(),

@@ -62,6 +62,10 @@ struct Build {
   bool ok() const { return program.has_value() && !diags.has_errors(); }
 };
 
+// An error of the session itself (not of the program): "error: MESSAGE" on
+// stderr, after what was printed so far.
+void SessionError(const std::string& message);
+
 class Session {
  public:
   explicit Session(const SessionOptions& options);

@@ -17,12 +17,6 @@
 namespace alea::repl {
 namespace {
 
-void Error(const std::string& message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "error: %s\n", message.c_str());
-  std::fflush(stderr);
-}
-
 // Whether `line` starts the top-level item named `name` in printed source:
 // `fn name(`, `let name =`, `let name:`.
 bool StartsItem(absl::string_view line, absl::string_view name) {
@@ -77,9 +71,10 @@ void Session::Disassemble(const std::string& name) {
     absl::StrAppend(&out, block, "\n\n");
   }
   if (out.empty()) {
-    Error(absl::StrCat("no compiled function `", name,
-                       "` in the session (a polymorphic function is compiled only for the types "
-                       "it is used at: use it in a definition first)"));
+    SessionError(
+        absl::StrCat("no compiled function `", name,
+                     "` in the session (a polymorphic function is compiled only for the types "
+                     "it is used at: use it in a definition first)"));
     return;
   }
   out.pop_back();
@@ -101,7 +96,7 @@ void Session::Desugar(const std::string& name) {
     if (inside) absl::StrAppend(&out, line, "\n");
   }
   if (out.empty()) {
-    Error(absl::StrCat("no function or let `", name, "` in the session"));
+    SessionError(absl::StrCat("no function or let `", name, "` in the session"));
     return;
   }
   Write(out);
