@@ -42,6 +42,7 @@ absl::StatusOr<vm::Module> Compile(const lang::Program& program, const lang::Sou
 }
 
 absl::StatusOr<vm::Module> ProgramCompiler::Run(const CompileOptions& options) {
+  has_host_ = options.has_host;
   for (size_t i = 0; i < sources_.size(); ++i) {
     module_.files.push_back(sources_.file(static_cast<lang::FileId>(i)).path());
   }
@@ -165,6 +166,7 @@ int ProgramCompiler::GlobalInstance(const Pattern* var, std::vector<const Type*>
   vm::Global global{var->name, TypeDescOf(type)};
   auto let = let_of_var_.find(var);
   if (let != let_of_var_.end() && let->second->is_extern) {
+    if (!has_host_) Error(lang::DiagId::kExternWithoutHost, var->span, "let", var->name);
     global.external = true;
     global.dtype = ExportTypeOf(type).dtype;
   }
@@ -355,6 +357,7 @@ uint16_t ProgramCompiler::Native(const std::string& name) {
 std::string ProgramCompiler::ExternNative(const lang::FnDecl& fn) {
   std::string name = absl::StrCat(vm::kExternPrefix, fn.name);
   if (!natives_.contains(name)) {
+    if (!has_host_) Error(lang::DiagId::kExternWithoutHost, fn.name_span, "fn", fn.name);
     if (fn.params.size() > vm::kMaxNativeArity) {
       Error(lang::DiagId::kExternArity, fn.name_span, fn.name, std::to_string(vm::kMaxNativeArity));
     }

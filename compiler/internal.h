@@ -248,6 +248,8 @@ class ProgramCompiler {
   // with its types on first use), and the function a use as a value calls.
   std::string ExternNative(const lang::FnDecl& fn);
   void CompileExternWrapper(const lang::FnDecl& fn, int index);
+  // CompileOptions::has_host: false reports each used extern once.
+  bool has_host_ = true;
   // The host-facing form of a concrete type (exports, externs).
   vm::ExportType ExportTypeOf(const Type* t);
   int NewFunctionSlot();

@@ -17,8 +17,10 @@ int RunDis(const std::vector<std::string>& args);
 int RunRepl(const std::vector<std::string>& args);  // repl_command.cc
 
 // Loads, checks and compiles FILE, printing diagnostics on stderr; false on
-// any error (run_command.cc).
-bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module);
+// any error (run_command.cc). `has_host`: compiler::CompileOptions's (false
+// for `alea run`, which provides no `extern`s).
+bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
+                 bool has_host = true);
 
 // Every subcommand, in the order `alea --help` lists them.
 const std::vector<Subcommand>& Subcommands();

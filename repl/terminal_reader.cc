@@ -45,8 +45,11 @@ class TerminalReader : public LineReader {
     el_set(el_, EL_PROMPT, &TerminalReader::Prompt);
     el_set(el_, EL_HIST, history, history_);
     el_set(el_, EL_GETCFN, &TerminalReader::GetChar);
-    el_set(el_, EL_ADDFN, "alea-complete", "complete a name or a command",
-           &TerminalReader::Complete);
+    // The wide form: the narrow el_set(EL_ADDFN) copies both strings and
+    // never frees them (libedit's eln.c says so), which LeakSanitizer
+    // reports; el_wset keeps our static strings as they are.
+    el_wset(el_, EL_ADDFN, L"alea-complete", L"complete a name or a command",
+            &TerminalReader::Complete);
     el_set(el_, EL_BIND, "^I", "alea-complete", nullptr);
   }
 
