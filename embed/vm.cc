@@ -55,6 +55,23 @@ std::optional<Type> HostType(const vm::TypeDesc& t) {
   }
 }
 
+// The host signature of a function with these parameter and result types,
+// or nullopt when one of them cannot cross (a tuple, array or function).
+std::optional<Signature> HostSignature(const vm::Module& m,
+                                       const std::vector<vm::ExportType>& params,
+                                       const vm::ExportType& result) {
+  Signature out;
+  for (const vm::ExportType& p : params) {
+    std::optional<Type> t = HostType(m.types[p.type]);
+    if (!t) return std::nullopt;
+    out.params.push_back(*t);
+  }
+  std::optional<Type> r = HostType(m.types[result.type]);
+  if (!r) return std::nullopt;
+  out.result = *r;
+  return out;
+}
+
 }  // namespace
 
 // A registered host function: the native "extern NAME" that the VM calls
@@ -240,14 +257,9 @@ absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Va
 }
 
 absl::Status VmState::BindExterns(const vm::Module& m) {
-  // The host type of every part of a declaration, or an error naming it.
-  auto host_type = [&](const vm::ExportType& t, const std::string& what) -> absl::StatusOr<Type> {
-    std::optional<Type> h = HostType(m.types[t.type]);
-    if (!h) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, " has a tuple, array or function type, which cannot cross to the host yet"));
-    }
-    return *h;
+  auto uncrossable = [](const std::string& what) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " has a tuple, array or function type, which cannot cross to the host yet"));
   };
   for (const vm::ExternFn& e : m.externs) {
     auto it = std::find_if(functions.begin(), functions.end(),
@@ -256,16 +268,10 @@ absl::Status VmState::BindExterns(const vm::Module& m) {
       return absl::NotFoundError(absl::StrCat("the program declares `extern fn ", e.name,
                                               "` and the host provides no such function"));
     }
-    Signature declared;
     const std::string what = absl::StrCat("`extern fn ", e.name, "`");
-    for (const vm::ExportType& p : e.params) {
-      absl::StatusOr<Type> t = host_type(p, what);
-      if (!t.ok()) return t.status();
-      declared.params.push_back(*t);
-    }
-    absl::StatusOr<Type> result = host_type(e.result, what);
-    if (!result.ok()) return result.status();
-    declared.result = *result;
+    std::optional<Signature> host = HostSignature(m, e.params, e.result);
+    if (!host) return uncrossable(what);
+    const Signature& declared = *host;
     HostEntry& entry = **it;
     if (declared.params != entry.signature.params || declared.result != entry.signature.result) {
       return absl::InvalidArgumentError(
@@ -285,8 +291,8 @@ absl::Status VmState::BindExterns(const vm::Module& m) {
       return absl::NotFoundError(
           absl::StrCat("the program declares ", what, " and the host registered no such value"));
     }
-    absl::StatusOr<Type> t = host_type(vm::ExportType{global.type, global.dtype}, what);
-    if (!t.ok()) return t.status();
+    std::optional<Type> t = HostType(m.types[global.type]);
+    if (!t) return uncrossable(what);
     if (*t != it->second.type()) {
       return absl::InvalidArgumentError(absl::StrCat(what, " is declared ", TypeName(*t),
                                                      ", the host registered a ",
@@ -364,22 +370,15 @@ absl::StatusOr<Function> Vm::Find(std::string_view name, const Signature& signat
   const vm::Module& m = s_->module->module;
   for (const vm::Export& e : m.exports) {
     if (e.name != name) continue;
-    Signature actual;
-    bool representable = true;
-    auto host = [&](const vm::ExportType& t) {
-      std::optional<Type> h = embed_internal::HostType(m.types[t.type]);
-      representable &= h.has_value();
-      return h.value_or(Type::kUnit);
-    };
-    for (const vm::ExportType& p : e.params) actual.params.push_back(host(p));
-    if (e.uses_rng) actual.params.push_back(Type::kRandState);
-    actual.result = host(e.result);
-    if (!representable) {
+    std::optional<Signature> host = embed_internal::HostSignature(m, e.params, e.result);
+    if (!host) {
       return absl::InvalidArgumentError(
           absl::StrCat("function `", name_text,
                        "` takes or returns a tuple, array or function, which cannot be passed "
                        "to or from the host yet"));
     }
+    Signature actual = *std::move(host);
+    if (e.uses_rng) actual.params.push_back(Type::kRandState);
     if (actual.params != signature.params || actual.result != signature.result) {
       return absl::InvalidArgumentError(absl::StrCat("function `", name_text, "` has type ",
                                                      SignatureString(actual), ", not ",
