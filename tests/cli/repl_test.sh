@@ -6,17 +6,25 @@ set -u
 command -v tmux >/dev/null || { echo "tmux not found: skipped"; exit 77; }
 alea=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
-socket="alea-repl-test-$$"
+# Each session gets its own tmux server: a killed server may still be closing
+# its socket when the next `new-session` connects ("server exited
+# unexpectedly"), so sockets are never reused.
+socket_base="alea-repl-test-$$"
+sessions=0
+socket=""
 history=$tmp/state/history
 failures=0
 cleanup() {
-  tmux -L "$socket" kill-server 2>/dev/null
+  local i
+  for ((i = 1; i <= sessions; i++)); do tmux -L "$socket_base-$i" kill-server 2>/dev/null; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-start() {  # a fresh session running `alea` in a 100x30 terminal
-  tmux -L "$socket" kill-server 2>/dev/null
+start() {  # a fresh session running `alea` in a 100x30 terminal, on a new server
+  [[ -n $socket ]] && tmux -L "$socket" kill-server 2>/dev/null
+  sessions=$((sessions + 1))
+  socket="$socket_base-$sessions"
   tmux -L "$socket" -f /dev/null new-session -d -x 100 -y 30 \
     "cd '$tmp' && ALEA_HISTORY='$history' '$alea'; echo ALEA-EXITED-\$?; sleep 30"
 }
