@@ -62,7 +62,7 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run(const CompileOptions& options) {
       module_.main_takes_args = fn->params.size() == 1;
       module_.main_uses_rng = fn->uses_rng;
     }
-    if (options.export_functions) AddExports();
+    if (options.export_functions) AddExports(options.export_imported);
   }
   Drain();
   CompileInit();
@@ -82,20 +82,23 @@ vm::ExportType ProgramCompiler::ExportTypeOf(const Type* t) {
   return e;
 }
 
-void ProgramCompiler::AddExports() {
+void ProgramCompiler::AddExports(bool imported) {
   auto export_type = [&](const Type* t) { return ExportTypeOf(t); };
-  for (const auto& fn : program_.modules.back()->fns) {
-    if (fn->is_extern) continue;                                       // the host's own
-    if (fn->scheme != nullptr && !fn->scheme->vars.empty()) continue;  // generic: no one instance
-    const Type* type = fn->type != nullptr ? types::Resolve(fn->type) : nullptr;
-    if (type == nullptr || type->kind != types::Kind::kFunction) continue;
-    vm::Export e;
-    e.name = fn->name;
-    e.function = static_cast<uint32_t>(FunctionInstance(fn.get(), {}));
-    for (const Type* p : type->args) e.params.push_back(export_type(p));
-    e.result = export_type(type->result);
-    e.uses_rng = fn->uses_rng;
-    module_.exports.push_back(std::move(e));
+  size_t first = imported ? 0 : program_.modules.size() - 1;
+  for (size_t m = first; m < program_.modules.size(); ++m) {
+    for (const auto& fn : program_.modules[m]->fns) {
+      if (fn->is_extern) continue;                                       // the host's own
+      if (fn->scheme != nullptr && !fn->scheme->vars.empty()) continue;  // generic: no one instance
+      const Type* type = fn->type != nullptr ? types::Resolve(fn->type) : nullptr;
+      if (type == nullptr || type->kind != types::Kind::kFunction) continue;
+      vm::Export e;
+      e.name = fn->name;
+      e.function = static_cast<uint32_t>(FunctionInstance(fn.get(), {}));
+      for (const Type* p : type->args) e.params.push_back(export_type(p));
+      e.result = export_type(type->result);
+      e.uses_rng = fn->uses_rng;
+      module_.exports.push_back(std::move(e));
+    }
   }
 }
 

@@ -24,6 +24,9 @@ struct CompileOptions {
   // call them by name (include/alea/compiler.h). Off for `alea run` and
   // `alea dis`, whose modules stay exactly what `main` needs.
   bool export_functions = false;
+  // With export_functions, the imported files' functions too (the REPL's
+  // `:dis` of a function from a `:load`ed file).
+  bool export_imported = false;
   // Whether a host application provides `extern fn`s and `extern let`s.
   // `alea run` has none: a use of one is then a compile error at its
   // declaration (an unused declaration is fine).

@@ -267,8 +267,9 @@ class ProgramCompiler {
   const lang::SourceManager& sources_;
   lang::Diagnostics& diags_;
 
-  // CompileOptions::export_functions: the root file's monomorphic functions.
-  void AddExports();
+  // CompileOptions::export_functions: the root file's monomorphic functions,
+  // or every file's when `imported`.
+  void AddExports(bool imported);
   lang::types::TypeStore store_;
   vm::Module module_;
 

@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 
 namespace alea::embed {
 namespace {
@@ -12,9 +11,7 @@ namespace {
 std::optional<lang::Span> SpanOf(const lang::SourceManager& sources,
                                  const vm::SourceLocation& loc) {
   if (loc.line == 0 || loc.file >= sources.size()) return std::nullopt;
-  const lang::SourceFile& file = sources.file(loc.file);
-  std::string_view line = file.Line(loc.line);
-  uint32_t begin = static_cast<uint32_t>(line.data() - file.text().data()) + loc.column - 1;
+  uint32_t begin = sources.file(loc.file).Offset({loc.line, loc.column});
   return lang::Span{loc.file, begin, begin + (loc.length > 0 ? loc.length : 1)};
 }
 

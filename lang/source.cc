@@ -26,6 +26,13 @@ LineCol SourceFile::Locate(uint32_t offset) const {
   return LineCol{line_index + 1, offset - line_starts_[line_index] + 1};
 }
 
+uint32_t SourceFile::Offset(LineCol at) const {
+  if (at.line == 0) return 0;
+  if (at.line > line_starts_.size()) return static_cast<uint32_t>(text_.size());
+  uint32_t column = at.column > 0 ? at.column - 1 : 0;
+  return std::min<uint32_t>(line_starts_[at.line - 1] + column, text_.size());
+}
+
 std::string_view SourceFile::Line(uint32_t line) const {
   if (line == 0 || line > line_starts_.size()) return {};
   uint32_t begin = line_starts_[line - 1];
@@ -41,7 +48,12 @@ FileId SourceManager::Add(std::string path, std::string text) {
   return static_cast<FileId>(files_.size() - 1);
 }
 
+void SourceManager::Provide(std::string path, std::string text) {
+  provided_.insert_or_assign(std::move(path), std::move(text));
+}
+
 absl::StatusOr<FileId> SourceManager::Load(const std::string& path) {
+  if (auto it = provided_.find(path); it != provided_.end()) return Add(path, it->second);
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(strerror(errno));
   std::ostringstream buffer;

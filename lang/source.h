@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 
 namespace alea::lang {
@@ -38,6 +39,8 @@ class SourceFile {
   const std::string& path() const { return path_; }
   std::string_view text() const { return text_; }
   LineCol Locate(uint32_t offset) const;
+  // The inverse of Locate, clamped to the text.
+  uint32_t Offset(LineCol at) const;
   // The text of a 1-based line, without its newline.
   std::string_view Line(uint32_t line) const;
 
@@ -50,15 +53,22 @@ class SourceFile {
 class SourceManager {
  public:
   FileId Add(std::string path, std::string text);
-  // Reads a file from disk; the error's message is the reason alone
-  // ("No such file or directory"), for the caller to place.
+  // Reads a file from disk, or takes the text given for `path` by Provide;
+  // the error's message is the reason alone ("No such file or directory"),
+  // for the caller to place.
   absl::StatusOr<FileId> Load(const std::string& path);
+  // Load(path) takes `text` instead of reading the disk: the REPL checks its
+  // session again with each input against the files as they were loaded, not
+  // as they are now (an editor's half-saved file must not break the session
+  // until `:reload`).
+  void Provide(std::string path, std::string text);
 
   const SourceFile& file(FileId id) const { return files_[id]; }
   size_t size() const { return files_.size(); }
 
  private:
   std::vector<SourceFile> files_;
+  absl::flat_hash_map<std::string, std::string> provided_;
 };
 
 }  // namespace alea::lang

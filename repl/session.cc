@@ -144,17 +144,20 @@ lang::FileId Session::AddInput(std::string_view text) {
   return inputs_.Add(absl::StrCat("<input ", inputs_.size() + 1, ">"), std::string(text));
 }
 
-std::unique_ptr<Build> Session::Compile(const std::vector<Item>& items, bool compile) const {
+std::unique_ptr<Build> Session::Compile(const std::vector<Item>& items, bool compile,
+                                        bool all_functions) const {
   auto build = std::make_unique<Build>();
   build->sources = inputs_;
+  for (const auto& [path, text] : files_) build->sources.Provide(path, text);
   for (const Item& item : items) build->text.Append(item.pieces);
   // Imports are relative to the session file's directory: the current one.
   build->session = build->sources.Add("<session>", build->text.text());
   build->program = lang::CheckProgramFrom(build->session, build->sources, build->diags,
                                           {.states_in_top_lets = true});
   if (build->program && compile) {
-    absl::StatusOr<vm::Module> module = compiler::Compile(*build->program, build->sources,
-                                                          build->diags, {.export_functions = true});
+    absl::StatusOr<vm::Module> module =
+        compiler::Compile(*build->program, build->sources, build->diags,
+                          {.export_functions = true, .export_imported = all_functions});
     if (module.ok()) {
       build->module = *std::move(module);
     } else {
@@ -444,6 +447,12 @@ bool Session::Commit(const Build& build, const std::vector<Item>& fresh,
   shown += LetValuesText(build, machine_, lets, wrappers);
   Write(shown);
   items_ = Replace(fresh);
+  // Every file after the session's own was read for its imports (Compile).
+  files_.clear();
+  for (lang::FileId id = build.session + 1; id < build.sources.size(); ++id) {
+    const lang::SourceFile& file = build.sources.file(id);
+    files_.emplace(file.path(), std::string(file.text()));
+  }
   Persist(build, machine_, persisted_, items_);
   stream_index_ += drawn;
   init_output_ = std::move(let_output);

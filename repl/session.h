@@ -100,7 +100,10 @@ class Session {
   };
 
   lang::FileId AddInput(std::string_view text);
-  std::unique_ptr<Build> Compile(const std::vector<Item>& items, bool compile) const;
+  // Checks `items` as the session program, and compiles it when `compile`
+  // (`all_functions`: the loaded files' functions too, for `:dis`).
+  std::unique_ptr<Build> Compile(const std::vector<Item>& items, bool compile,
+                                 bool all_functions = false) const;
   // Items with those that `fresh` redefines removed, then `fresh` appended.
   std::vector<Item> Replace(const std::vector<Item>& fresh) const;
   void Report(const Build& build) const;
@@ -133,6 +136,9 @@ class Session {
   int next_wrapper_ = 0;
   std::string init_output_;         // what the session's lets printed when last run
   std::string* capture_ = nullptr;  // where PRINT goes while non-null
+  // The text of every file the session imports, as read when last committed:
+  // later inputs are checked against it, not the disk, until `:reload`.
+  std::map<std::string, std::string> files_;
   // Values of the persisted lets, by name (session_lets.h).
   std::map<std::string, PersistedValue> persisted_;
 };

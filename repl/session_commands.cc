@@ -1,7 +1,11 @@
 // The Session side of the REPL's commands (the table is repl_commands.cc).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -16,6 +20,24 @@
 
 namespace alea::repl {
 namespace {
+
+// Moves `module`'s line tables off the synthesized session file onto the
+// inputs the code was typed in, so that `:dis` shows `<input 3>` and its
+// lines, as diagnostics do.
+void PlaceOnInputs(const Build& build, vm::Module& module) {
+  const lang::SourceFile& session = build.sources.file(build.session);
+  for (vm::Function& function : module.functions) {
+    for (vm::LineEntry& entry : function.lines) {
+      vm::SourceLocation& at = entry.location;
+      if (at.file != build.session || at.line == 0) continue;
+      uint32_t begin = session.Offset({at.line, at.column});
+      lang::Span span =
+          build.text.Remap(build.session, {build.session, begin, begin + std::max(at.length, 1u)});
+      lang::LineCol input = build.sources.file(span.file).Locate(span.begin);
+      at = {span.file, input.line, input.column, span.end - span.begin};
+    }
+  }
+}
 
 // Whether `line` starts the top-level item named `name` in printed source:
 // `fn name(`, `let name =`, `let name:`.
@@ -56,13 +78,15 @@ void Session::Time(const std::string& expr) {
 }
 
 void Session::Disassemble(const std::string& name) {
-  std::unique_ptr<Build> build = Compile(items_, true);
+  std::unique_ptr<Build> build = Compile(items_, true, /*all_functions=*/true);
   if (!build->ok()) {
     Report(*build);
     return;
   }
+  vm::Module module = *std::move(build->module);
+  PlaceOnInputs(*build, module);
   std::string out;
-  for (absl::string_view block : absl::StrSplit(vm::Disassemble(*build->module), "\n\n")) {
+  for (absl::string_view block : absl::StrSplit(vm::Disassemble(module), "\n\n")) {
     absl::string_view header = block.substr(0, block.find('\n'));
     size_t fn = header.find(": fn ");
     if (header.empty() || header[0] != 'F' || fn == absl::string_view::npos) continue;
@@ -133,8 +157,13 @@ void Session::Load(const std::string& path) {
 void Session::Reload() {
   std::vector<Item> lets;
   std::vector<std::string> wrappers;
+  // Read from disk this time; a failed reload keeps the files as they were.
+  std::map<std::string, std::string> kept = std::exchange(files_, {});
   std::unique_ptr<Build> build = BuildDefinitions({}, &lets, &wrappers);
-  if (!Commit(*build, {}, lets, wrappers, 0)) return;
+  if (!Commit(*build, {}, lets, wrappers, 0)) {
+    files_ = std::move(kept);
+    return;
+  }
   std::string shown;
   for (const Item& item : items_) {
     if (item.kind != Item::Kind::kImport) continue;
