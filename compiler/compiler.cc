@@ -244,7 +244,8 @@ void ProgramCompiler::CompileInit() {
   int index = -1;
   for (int round = 0; round < 100 && !failed_; ++round) {
     size_t known = globals_.size();
-    // Every let is computed, used or not (its effects and errors happen).
+    // Every let is computed, used or not (its effects and errors happen), but
+    // for an unused generic one that has no effects.
     for (const lang::TopLet* let : order) {
       // A host value exists whether it is used or not: the host sets it by name.
       if (let->is_extern && let->pattern && let->pattern->kind == Pattern::Kind::kVar) {
@@ -256,6 +257,8 @@ void ProgramCompiler::CompileInit() {
       if (vars.empty()) {
         let_instances_[let].push_back(TopLetInstance{{}, ""});
       }
+      // Never used, generic and effect-free (`let inc = |x| x + 1`): nothing to run.
+      if (Polymorphic(*let->pattern) && MakesNoEffects(*let->value)) continue;
       for (const Pattern* v : vars) {
         size_t n = Polymorphic(*v) ? v->scheme->vars.size() : 0;
         GlobalInstance(v, std::vector<const Type*>(n, Unit()));

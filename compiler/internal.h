@@ -321,6 +321,11 @@ void ComputeLastUses(const Expr& body, absl::flat_hash_set<const Expr*>& out);
 std::vector<const Expr*> FreeVariables(const Expr& lambda);
 // Every use of `binding` inside `e` (for polymorphic local lets).
 void UsesOf(const Expr& e, const Pattern* binding, std::vector<const Expr*>& out);
+// Whether evaluating `e` can neither print, fail, draw nor loop: a
+// polymorphic let of such a value that is never used need not be compiled at
+// all (an instance at unit, for its effects, would not satisfy a constraint
+// such as `+` in `|x| x + 1`).
+bool MakesNoEffects(const Expr& e);
 // Whether `e` can be read in place (borrowed) while `later` is evaluated:
 // nothing in `later` may move it out of its register.
 bool SafeToBorrow(const Expr& e, absl::Span<const Expr* const> later);

@@ -5,6 +5,8 @@
 // variables are still released at the end of their scope: releasing a moved
 // (null) register does nothing, so a branch that does not use a variable
 // frees it there.
+#include <algorithm>
+
 #include "compiler/internal.h"
 #include "lang/ast_walk.h"
 
@@ -151,6 +153,25 @@ void UsesOf(const Expr& e, const Pattern* binding, std::vector<const Expr*>& out
   lang::WalkExpr(e, [&](const Expr& use) {
     if (IsLocalUse(use) && use.binding == binding) out.push_back(&use);
   });
+}
+
+bool MakesNoEffects(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kInt:
+    case Expr::Kind::kFloat:
+    case Expr::Kind::kBool:
+    case Expr::Kind::kStr:
+    case Expr::Kind::kUnit:
+    case Expr::Kind::kName:
+    case Expr::Kind::kLambda:  // making a closure runs none of its body
+      return true;
+    case Expr::Kind::kTuple:
+    case Expr::Kind::kArray:
+      return std::all_of(e.elements.begin(), e.elements.end(),
+                         [](const lang::ExprPtr& element) { return MakesNoEffects(*element); });
+    default:
+      return false;
+  }
 }
 
 }  // namespace alea::compiler

@@ -266,6 +266,7 @@ void FunctionCompiler::LetStmt(const lang::Stmt& stmt, const std::vector<const E
       if (seen.insert(pc_.KeyOf(args)).second) instances.push_back(std::move(args));
     }
     if (instances.empty()) {
+      if (MakesNoEffects(value)) return;
       instances.emplace_back(p.scheme->vars.size(), pc_.Unit());
     }
     for (const std::vector<const Type*>& args : instances) {

@@ -322,6 +322,7 @@ void Session::EvalExpression(std::string_view input, lang::FileId file, Timing* 
   machine_.FlushOutput();
   std::fflush(stdout);
   if (timing != nullptr) {
+    timing->ran = true;
     timing->compile_ms = compile_ms;
     timing->run_ms = MillisSince(run_start);
   }

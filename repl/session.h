@@ -95,6 +95,7 @@ class Session {
  private:
   // The result of evaluating an expression input, for Time.
   struct Timing {
+    bool ran = false;  // false when the input did not check or compile
     double compile_ms = 0;
     double run_ms = 0;
   };

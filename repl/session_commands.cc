@@ -69,6 +69,7 @@ void Session::Time(const std::string& expr) {
   lang::FileId file = AddInput(expr);
   Timing timing;
   EvalExpression(expr, file, &timing, /*type_only=*/false);
+  if (!timing.ran) return;  // its errors say why
   double total =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::fflush(stdout);
