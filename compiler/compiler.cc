@@ -75,9 +75,12 @@ absl::StatusOr<vm::Module> ProgramCompiler::Run(const CompileOptions& options) {
 
 vm::ExportType ProgramCompiler::ExportTypeOf(const Type* t) {
   t = Concrete(t, {});
-  vm::ExportType e{TypeDescOf(t), 0};
-  if (types::Resolve(t)->kind == types::Kind::kTensor) {
+  vm::ExportType e{TypeDescOf(t), 0, {}};
+  const Type* resolved = types::Resolve(t);
+  if (resolved->kind == types::Kind::kTensor) {
     e.dtype = static_cast<uint8_t>(StaticDType(t));
+  } else if (resolved->kind == types::Kind::kTuple) {
+    for (const Type* field : resolved->args) e.fields.push_back(ExportTypeOf(field));
   }
   return e;
 }
@@ -166,12 +169,14 @@ int ProgramCompiler::GlobalInstance(const Pattern* var, std::vector<const Type*>
     return 0;
   }
   const Type* type = Concrete(var->type, subst);
-  vm::Global global{var->name, TypeDescOf(type)};
+  vm::Global global;
+  global.name = var->name;
+  global.type = TypeDescOf(type);
   auto let = let_of_var_.find(var);
   if (let != let_of_var_.end() && let->second->is_extern) {
     if (!has_host_) Error(lang::DiagId::kExternWithoutHost, var->span, "let", var->name);
     global.external = true;
-    global.dtype = ExportTypeOf(type).dtype;
+    global.declared = ExportTypeOf(type);
   }
   module_.globals.push_back(std::move(global));
   globals_.emplace(VarKey(var, key), index);

@@ -12,8 +12,14 @@ namespace alea {
 using embed_internal::RandStateData;
 using embed_internal::TensorData;
 
-const char* TypeName(Type type) {
-  switch (type) {
+Type Type::Tuple(std::vector<Type> elements) {
+  Type t(kTuple);
+  t.elements_ = std::move(elements);
+  return t;
+}
+
+std::string TypeName(const Type& type) {
+  switch (type.kind()) {
     case Type::kUnit:
       return "()";
     case Type::kInt:
@@ -28,15 +34,22 @@ const char* TypeName(Type type) {
       return "Tensor";
     case Type::kRandState:
       return "RandState";
+    case Type::kTuple:
+      return absl::StrCat(
+          "(",
+          absl::StrJoin(type.elements(), ", ",
+                        [](std::string* out, const Type& t) { out->append(TypeName(t)); }),
+          ")");
   }
   return "?";
 }
 
 std::string SignatureString(const Signature& signature) {
-  return absl::StrCat("(",
-                      absl::StrJoin(signature.params, ", ",
-                                    [](std::string* out, Type t) { out->append(TypeName(t)); }),
-                      ") -> ", TypeName(signature.result));
+  return absl::StrCat(
+      "(",
+      absl::StrJoin(signature.params, ", ",
+                    [](std::string* out, const Type& t) { out->append(TypeName(t)); }),
+      ") -> ", TypeName(signature.result));
 }
 
 namespace {
@@ -90,6 +103,18 @@ uint32_t RandState::key1() const { return d_->state.key.k1; }
 uint64_t RandState::counter() const { return d_->state.n; }
 bool RandState::consumed() const { return d_->consumed.load(); }
 
+Value Value::Tuple(std::vector<Value> elements) {
+  return Value(Variant(std::in_place_index<7>,
+                       std::make_shared<const std::vector<Value>>(std::move(elements))));
+}
+
+Type Value::type() const {
+  if (v_.index() != Type::kTuple) return static_cast<Type::Kind>(v_.index());
+  std::vector<Type> elements;
+  for (const Value& element : AsTuple()) elements.push_back(element.type());
+  return Type::Tuple(std::move(elements));
+}
+
 // The defaults of the accessors for a Value of another type.
 const std::string& Value::AsStr() const {
   static const std::string kEmpty;
@@ -107,6 +132,12 @@ const RandState& Value::AsRandState() const {
   static const RandState kNone = RandState::FromSeed(0);
   const auto* p = std::get_if<6>(&v_);
   return p != nullptr ? *p : kNone;
+}
+
+const std::vector<Value>& Value::AsTuple() const {
+  static const std::vector<Value> kEmpty;
+  const auto* p = std::get_if<7>(&v_);
+  return p != nullptr ? **p : kEmpty;
 }
 
 std::vector<std::string> Module::function_names() const {

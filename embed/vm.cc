@@ -32,9 +32,11 @@ vm::Limits LimitsOf(const VmOptions& o) {
   return limits;
 }
 
-// The host type of a VM type, or nullopt for one that cannot cross.
-std::optional<Type> HostType(const vm::TypeDesc& t) {
+// The host type of the VM type T(index), or nullopt for one that cannot
+// cross (an array or a function, also inside a tuple).
+std::optional<Type> HostType(const vm::Module& m, uint32_t index) {
   using K = vm::TypeDesc::Kind;
+  const vm::TypeDesc& t = m.types[index];
   switch (t.kind) {
     case K::kUnit:
       return Type::kUnit;
@@ -50,25 +52,49 @@ std::optional<Type> HostType(const vm::TypeDesc& t) {
       return Type::kTensor;
     case K::kRandState:
       return Type::kRandState;
+    case K::kTuple: {
+      std::vector<Type> elements;
+      for (uint32_t child : t.children) {
+        std::optional<Type> element = HostType(m, child);
+        if (!element) return std::nullopt;
+        elements.push_back(*std::move(element));
+      }
+      return Type::Tuple(std::move(elements));
+    }
     default:
       return std::nullopt;
   }
 }
 
+// Whether a VM value of this type is a heap reference.
+bool IsReference(const Type& t) {
+  return t.kind() == Type::kStr || t.kind() == Type::kTensor || t.kind() == Type::kRandState ||
+         t.kind() == Type::kTuple;
+}
+
+// Whether `v` holds a RandState that was already passed to a call.
+bool HoldsConsumedState(const Value& v) {
+  if (v.type().kind() == Type::kRandState) return v.AsRandState().consumed();
+  for (const Value& element : v.AsTuple()) {
+    if (HoldsConsumedState(element)) return true;
+  }
+  return false;
+}
+
 // The host signature of a function with these parameter and result types,
-// or nullopt when one of them cannot cross (a tuple, array or function).
+// or nullopt when one of them cannot cross (an array or a function).
 std::optional<Signature> HostSignature(const vm::Module& m,
                                        const std::vector<vm::ExportType>& params,
                                        const vm::ExportType& result) {
   Signature out;
   for (const vm::ExportType& p : params) {
-    std::optional<Type> t = HostType(m.types[p.type]);
+    std::optional<Type> t = HostType(m, p.type);
     if (!t) return std::nullopt;
-    out.params.push_back(*t);
+    out.params.push_back(*std::move(t));
   }
-  std::optional<Type> r = HostType(m.types[result.type]);
+  std::optional<Type> r = HostType(m, result.type);
   if (!r) return std::nullopt;
-  out.result = *r;
+  out.result = *std::move(r);
   return out;
 }
 
@@ -134,7 +160,7 @@ struct VmState {
     auto oom = [&] {
       return absl::ResourceExhaustedError(absl::StrCat("out of memory budget passing ", what));
     };
-    switch (v.type()) {
+    switch (v.type().kind()) {
       case Type::kUnit:
         return vm::Value{0};
       case Type::kInt:
@@ -180,13 +206,34 @@ struct VmState {
         if (o == nullptr) return oom();
         return vm::FromObject(o);
       }
+      case Type::kTuple: {
+        const std::vector<Value>& elements = v.AsTuple();
+        if (elements.size() != t.fields.size()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              what, " has ", elements.size(), " elements, ", expects, " ", t.fields.size()));
+        }
+        vm::Object* o = heap.NewTuple(elements.size());
+        if (o == nullptr) return oom();
+        for (size_t i = 0; i < elements.size(); ++i) {
+          absl::StatusOr<vm::Value> element =
+              ToVm(elements[i], t.fields[i], absl::StrCat("element ", i + 1, " of ", what), expects,
+                   lifetime);
+          if (!element.ok()) {
+            heap.Release(o);  // and the elements made so far
+            return element.status();
+          }
+          vm::Slots(o)[i] = *element;
+          vm::Mask(o)[i] = IsReference(elements[i].type()) ? 1 : 0;
+        }
+        return vm::FromObject(o);
+      }
     }
     return absl::InternalError("unknown value type");
   }
 
   // The host value of `v`, of type `t` (borrowed: the caller still owns `v`).
-  static Value FromVm(vm::Value v, Type t) {
-    switch (t) {
+  static Value FromVm(vm::Value v, const Type& t) {
+    switch (t.kind()) {
       case Type::kUnit:
         return Value();
       case Type::kInt:
@@ -214,6 +261,14 @@ struct VmState {
         auto d = std::make_shared<RandStateData>();
         d->state = vm::StateOf(vm::AsObject(v));
         return Value(RandState(std::move(d)));
+      }
+      case Type::kTuple: {
+        const vm::Object* o = vm::AsObject(v);
+        std::vector<Value> elements;
+        for (size_t i = 0; i < t.elements().size(); ++i) {
+          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[i]));
+        }
+        return Value::Tuple(std::move(elements));
       }
     }
     return Value();
@@ -246,7 +301,7 @@ absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Va
     return ctx.Fail(vm::RuntimeErrorId::kHostFunctionResult, name,
                     absl::StrCat("a ", TypeName(r->type())), TypeName(signature.result));
   }
-  if (r->type() == Type::kRandState && r->AsRandState().consumed()) {
+  if (HoldsConsumedState(*r)) {
     return ctx.Fail(vm::RuntimeErrorId::kStateReused);
   }
   absl::StatusOr<vm::Value> v =
@@ -259,7 +314,7 @@ absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Va
 absl::Status VmState::BindExterns(const vm::Module& m) {
   auto uncrossable = [](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrCat(
-        what, " has a tuple, array or function type, which cannot cross to the host yet"));
+        what, " has an array or function in its type, which cannot cross to the host yet"));
   };
   for (const vm::ExternFn& e : m.externs) {
     auto it = std::find_if(functions.begin(), functions.end(),
@@ -291,15 +346,15 @@ absl::Status VmState::BindExterns(const vm::Module& m) {
       return absl::NotFoundError(
           absl::StrCat("the program declares ", what, " and the host registered no such value"));
     }
-    std::optional<Type> t = HostType(m.types[global.type]);
+    std::optional<Type> t = HostType(m, global.type);
     if (!t) return uncrossable(what);
     if (*t != it->second.type()) {
       return absl::InvalidArgumentError(absl::StrCat(what, " is declared ", TypeName(*t),
                                                      ", the host registered a ",
                                                      TypeName(it->second.type())));
     }
-    absl::StatusOr<vm::Value> v = ToVm(it->second, vm::ExportType{global.type, global.dtype}, what,
-                                       "it is declared", Lifetime::kLonger);
+    absl::StatusOr<vm::Value> v =
+        ToVm(it->second, global.declared, what, "it is declared", Lifetime::kLonger);
     if (!v.ok()) return v.status();
     if (absl::Status s = vm.SetGlobal(static_cast<uint32_t>(g), *v); !s.ok()) return s;
   }
@@ -374,7 +429,7 @@ absl::StatusOr<Function> Vm::Find(std::string_view name, const Signature& signat
     if (!host) {
       return absl::InvalidArgumentError(
           absl::StrCat("function `", name_text,
-                       "` takes or returns a tuple, array or function, which cannot be passed "
+                       "` takes or returns an array or function, which cannot be passed "
                        "to or from the host yet"));
     }
     Signature actual = *std::move(host);
@@ -423,8 +478,7 @@ absl::StatusOr<Value> Vm::Call(const Function& function, absl::Span<const Value>
       return v.status();
     }
     values.push_back(*v);
-    const Type ty = sig.params[i];
-    is_ref.push_back(ty == Type::kStr || ty == Type::kTensor || ty == Type::kRandState);
+    is_ref.push_back(embed_internal::IsReference(sig.params[i]));
   }
   vm::Value result = 0;
   bool result_is_ref = false;

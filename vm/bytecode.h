@@ -107,13 +107,21 @@ struct Function {
   std::vector<LineEntry> lines;  // sorted by pc
 };
 
+// A type at the host boundary: T(type), with the dtypes that types[] leave
+// to the objects (a tensor's), so that a host value can be checked.
+struct ExportType {
+  uint32_t type = 0;               // T(type)
+  uint8_t dtype = 0;               // a kTensor's vm::DType (dtype.h); 0 otherwise
+  std::vector<ExportType> fields;  // a kTuple's, in order
+};
+
 struct Global {
   std::string name;
   uint32_t type = 0;  // T(type)
   // `extern let`: no init code computes it; the host sets it before anything
-  // runs (vm::Vm::SetGlobal). `dtype`: a Tensor's vm::DType.
+  // runs (vm::Vm::SetGlobal), of type `declared`.
   bool external = false;
-  uint8_t dtype = 0;
+  ExportType declared = {};
 };
 
 // A fused elementwise program (FUSED_T, F32(index)): a tree of f32
@@ -166,10 +174,6 @@ std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p);
 // (compiler::CompileOptions::export_functions; `alea run` is not, so its
 // modules and `alea dis` are unchanged). The types let the host check a
 // signature and convert values without trusting the caller.
-struct ExportType {
-  uint32_t type = 0;  // T(type)
-  uint8_t dtype = 0;  // a kTensor's vm::DType (dtype.h); 0 otherwise
-};
 struct Export {
   std::string name;
   uint32_t function = 0;  // F(function)

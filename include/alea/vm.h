@@ -38,11 +38,30 @@ struct RandStateData;
 struct VmState;
 }  // namespace embed_internal
 
-// The types a host value may have. Tuples, arrays and functions cannot cross
-// the boundary yet: a function that takes or returns one cannot be found.
-enum class Type : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState };
-// "Int", "Tensor"... as the language spells them (Unit is "()").
-const char* TypeName(Type type);
+// The type of a host value: one of the kinds, or a tuple of types, e.g.
+// Type::Tuple({Type::kTensor, Type::kRandState}) for `(Tensor, RandState)`.
+// Arrays and functions cannot cross the boundary yet: a function that takes
+// or returns one cannot be found.
+class Type {
+ public:
+  enum Kind : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState, kTuple };
+  Type(Kind kind = kUnit) : kind_(kind) {}  // NOLINT: implicit, so Type::kInt is a Type
+  // A tuple of two or more types (the language has no one-element tuple).
+  static Type Tuple(std::vector<Type> elements);
+
+  Kind kind() const { return kind_; }
+  const std::vector<Type>& elements() const { return elements_; }  // a tuple's
+  friend bool operator==(const Type& a, const Type& b) {
+    return a.kind_ == b.kind_ && a.elements_ == b.elements_;
+  }
+  friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
+
+ private:
+  Kind kind_;
+  std::vector<Type> elements_;
+};
+// "Int", "Tensor", "(Int, Str)"... as the language spells them (Unit is "()").
+std::string TypeName(const Type& type);
 
 // A function's type as the host expects it. A tensor's dtype is not part of
 // it: Call checks a tensor argument's dtype against the parameter's.
@@ -113,8 +132,11 @@ class Value {
   static Value Float(double f) { return Value(Variant(std::in_place_index<2>, f)); }
   static Value Bool(bool b) { return Value(Variant(std::in_place_index<3>, b)); }
   static Value Str(std::string s) { return Value(Variant(std::in_place_index<4>, std::move(s))); }
+  // A tuple of two or more values.
+  static Value Tuple(std::vector<Value> elements);
 
-  Type type() const { return static_cast<Type>(v_.index()); }
+  // The kind, and for a tuple the types of its elements.
+  Type type() const;
   // The value, when type() is that type; otherwise a zero, empty or default one.
   int64_t AsInt() const { return Get<1>(); }
   double AsFloat() const { return Get<2>(); }
@@ -122,11 +144,13 @@ class Value {
   const std::string& AsStr() const;
   const Tensor& AsTensor() const;
   const RandState& AsRandState() const;
+  const std::vector<Value>& AsTuple() const;
 
  private:
-  // Index i is Type i.
-  using Variant =
-      std::variant<std::monostate, int64_t, double, bool, std::string, Tensor, RandState>;
+  // Index i is Type::Kind i. A tuple's elements are shared by copies (values
+  // are immutable), which also lets Value hold Values.
+  using Variant = std::variant<std::monostate, int64_t, double, bool, std::string, Tensor,
+                               RandState, std::shared_ptr<const std::vector<Value>>>;
   explicit Value(Variant v) : v_(std::move(v)) {}
   template <size_t I>
   std::variant_alternative_t<I, Variant> Get() const {

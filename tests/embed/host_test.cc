@@ -171,10 +171,9 @@ TEST(HostFunctions, LoadChecksTheDeclarations) {
   EXPECT_TRUE(CompileAndLoad(other_type, source).ok());
   EXPECT_EQ(CallNoArgs(other_type, "go", Type::kInt)->AsInt(), 4);
 
-  Vm tuple;
-  RegisterTwice(tuple);
-  s = CompileAndLoad(tuple,
-                     "extern fn twice(x: (Int, Int)) -> Int\nfn go() -> Int = twice((1, 2))\n");
+  Vm array;
+  RegisterTwice(array);
+  s = CompileAndLoad(array, "extern fn twice(x: [Int]) -> Int\nfn go() -> Int = twice([1, 2])\n");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("cannot cross to the host"));
 }

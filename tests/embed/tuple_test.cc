@@ -1,0 +1,181 @@
+// Tuples across the embedding boundary: arguments, results (a step that
+// returns its output and the next RandState, the way Alea code threads a
+// state), host functions and `extern let`s; a tensor's dtype and use-once
+// are checked inside them as at the top.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "alea/compiler.h"
+#include "alea/vm.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace alea {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kSource[] = R"(fn swap(p: (Int, Str)) -> (Str, Int) {
+  let (a, b) = p;
+  (b, a)
+}
+fn nested(p: ((Int, Float), Bool)) -> Float {
+  let ((i, x), flag) = p;
+  if flag { float(i) + x } else { x }
+}
+fn step(s: RandState) -> (Tensor, RandState) {
+  let (now, later) = split(s);
+  (uniform(now, [3]), later)
+}
+fn third(s: RandState) -> Tensor {
+  let (_, s1) = step(s);
+  let (_, s2) = step(s1);
+  let (x, _) = step(s2);
+  x
+}
+fn ints(p: (Tensor(i32), Int)) -> Int {
+  let (_, n) = p;
+  n
+}
+)";
+
+class EmbedTuples : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<Module> m = Compile(kSource, "tuples.alea");
+    ASSERT_TRUE(m.ok()) << m.status();
+    ASSERT_TRUE(vm_.Load(*m).ok());
+  }
+  Function Get(std::string_view name, Signature sig) {
+    absl::StatusOr<Function> f = vm_.Find(name, sig);
+    EXPECT_TRUE(f.ok()) << f.status();
+    return f.ok() ? *f : Function();
+  }
+  Vm vm_;
+};
+
+TEST_F(EmbedTuples, InAndOut) {
+  Function swap =
+      Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
+  absl::StatusOr<Value> r = vm_.Call(swap, {Value::Tuple({Value::Int(7), Value::Str("seven")})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->type(), Type::Tuple({Type::kStr, Type::kInt}));
+  ASSERT_EQ(r->AsTuple().size(), 2u);
+  EXPECT_EQ(r->AsTuple()[0].AsStr(), "seven");
+  EXPECT_EQ(r->AsTuple()[1].AsInt(), 7);
+
+  Type inner = Type::Tuple({Type::kInt, Type::kFloat});
+  Function nested = Get("nested", {{Type::Tuple({inner, Type::kBool})}, Type::kFloat});
+  r = vm_.Call(
+      nested,
+      {Value::Tuple({Value::Tuple({Value::Int(2), Value::Float(0.5)}), Value::Bool(true)})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsFloat(), 2.5);
+  EXPECT_EQ(TypeName(nested.signature().params[0]), "((Int, Float), Bool)");
+}
+
+TEST_F(EmbedTuples, AStateThreadedThroughTheHostDrawsWhatAleaDraws) {
+  Function step = Get("step", {{Type::kRandState}, Type::Tuple({Type::kTensor, Type::kRandState})});
+  Value state = RandState::FromSeed(42);
+  std::vector<float> last;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<Value> r = vm_.Call(step, {state});
+    ASSERT_TRUE(r.ok()) << r.status();
+    absl::Span<const float> x = r->AsTuple()[0].AsTensor().floats();
+    last.assign(x.begin(), x.end());
+    state = r->AsTuple()[1];
+    EXPECT_FALSE(state.AsRandState().consumed());
+  }
+  absl::StatusOr<Value> want =
+      vm_.Call(Get("third", {{Type::kRandState}, Type::kTensor}), {RandState::FromSeed(42)});
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::Span<const float> expected = want->AsTensor().floats();
+  EXPECT_EQ(last, std::vector<float>(expected.begin(), expected.end()));
+}
+
+TEST_F(EmbedTuples, ElementsAreCheckedAsArgumentsAre) {
+  Function swap =
+      Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
+  absl::StatusOr<Value> r =
+      vm_.Call(swap, {Value::Tuple({Value::Int(1), Value::Str("a"), Value::Int(2)})});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().message(), "argument 1 of `swap` must be (Int, Str), not (Int, Str, Int)");
+
+  Function ints = Get("ints", {{Type::Tuple({Type::kTensor, Type::kInt})}, Type::kInt});
+  r = vm_.Call(ints, {Value::Tuple({Tensor::Copy({1}, {1}), Value::Int(3)})});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("element 1 of argument 1 is a Tensor(f32), the function takes a "
+                        "Tensor(i32)"));
+
+  // A state inside a tuple is consumed like one passed alone.
+  Function step = Get("step", {{Type::kRandState}, Type::Tuple({Type::kTensor, Type::kRandState})});
+  Value used = RandState::FromSeed(1);
+  ASSERT_TRUE(vm_.Call(step, {used}).ok());
+  Function third = Get("third", {{Type::kRandState}, Type::kTensor});
+  r = vm_.Call(third, {used});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("RandState is used twice"));
+  // The VM stays usable after each refusal.
+  EXPECT_TRUE(vm_.Call(step, {RandState::FromSeed(2)}).ok());
+}
+
+TEST(EmbedTupleHosts, HostFunctionsAndValues) {
+  Vm vm;
+  vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
+                      [](HostCall& call) -> absl::StatusOr<Value> {
+                        absl::Span<const float> x = call.args()[0].AsTensor().floats();
+                        float lo = x[0], hi = x[0];
+                        for (float v : x) {
+                          lo = std::min(lo, v);
+                          hi = std::max(hi, v);
+                        }
+                        return Value::Tuple({Value::Float(lo), Value::Float(hi)});
+                      });
+  vm.RegisterFunction("label", {{Type::Tuple({Type::kStr, Type::kInt})}, Type::kStr},
+                      [](HostCall& call) -> absl::StatusOr<Value> {
+                        const std::vector<Value>& p = call.args()[0].AsTuple();
+                        return Value::Str(p[0].AsStr() + "#" + std::to_string(p[1].AsInt()));
+                      });
+  vm.RegisterValue("config", Value::Tuple({Value::Str("run"), Tensor::Copy({2, 4}, {2})}));
+  absl::StatusOr<Module> m = Compile(R"(
+extern fn minmax(x: Tensor) -> (Float, Float)
+extern fn label(p: (Str, Int)) -> Str
+extern let config: (Str, Tensor)
+fn spread() -> Float {
+  let (name, x) = config;
+  let (lo, hi) = minmax(x * 10.0);
+  hi - lo
+}
+fn tag() -> Str = label(("run", 3))
+)",
+                                     "hosts.alea");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(vm.Load(*m).ok());
+  absl::StatusOr<Function> spread = vm.Find("spread", {{}, Type::kFloat});
+  ASSERT_TRUE(spread.ok()) << spread.status();
+  absl::StatusOr<Value> r = vm.Call(*spread, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsFloat(), 20.0);
+  absl::StatusOr<Function> tag = vm.Find("tag", {{}, Type::kStr});
+  ASSERT_TRUE(tag.ok()) << tag.status();
+  r = vm.Call(*tag, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsStr(), "run#3");
+
+  // A result of another shape is the located run-time error.
+  vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
+                      [](HostCall&) -> absl::StatusOr<Value> {
+                        return Value::Tuple({Value::Float(1), Value::Int(2)});
+                      });
+  ASSERT_TRUE(vm.Load(*m).ok());
+  spread = vm.Find("spread", {{}, Type::kFloat});
+  r = vm.Call(*spread, {});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("(Float, Int)"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("(Float, Float)"));
+}
+
+}  // namespace
+}  // namespace alea
