@@ -17,8 +17,12 @@ namespace {
 // non-generic top-level function is callable by name; no `main` is needed.
 constexpr char kScript[] =
     R"(// Flax-style dropout (keep with probability 0.5, kept values scaled by 2),
-// then a host-chosen gain.
-fn noisy_scale(s: RandState, x: Tensor, k: Float) -> Tensor = dropout(s, x, 0.5) * k
+// then a host-chosen gain. It also returns the state for the next call, so
+// the host threads one RandState through its calls as Alea code would.
+fn noisy_scale(s: RandState, x: Tensor, k: Float) -> (Tensor, RandState) {
+  let (now, later) = split(s);
+  (dropout(now, x, 0.5) * k, later)
+}
 
 // A bug a user might write: n never changes, so it never returns.
 fn spin(n: Int) -> Int = if n == 0 { 0 } else { spin(n) }
@@ -82,28 +86,35 @@ int main() {
 
   // 3. Look a function up with the signature the host expects: a script whose
   //    types changed is refused here, not mid-call.
+  const alea::Type tensor_and_state =
+      alea::Type::Tuple({alea::Type::kTensor, alea::Type::kRandState});
   absl::StatusOr<alea::Function> noisy_scale = vm.Find(
       "noisy_scale",
-      {{alea::Type::kRandState, alea::Type::kTensor, alea::Type::kFloat}, alea::Type::kTensor});
+      {{alea::Type::kRandState, alea::Type::kTensor, alea::Type::kFloat}, tensor_and_state});
   if (!noisy_scale.ok()) {
     std::fprintf(stderr, "%s\n", std::string(noisy_scale.status().message()).c_str());
     return 1;
   }
 
   // 4. Call it on the host's own buffer: Tensor::View reads it in place
-  //    (zero-copy) and never writes it. The result is a copy the host owns.
-  //    RandState::FromSeed(42) is the language's key(42): the same seed gives
-  //    the same mask on every machine.
+  //    (zero-copy) and never writes it. The result is a tuple of a tensor the
+  //    host owns and the next state. RandState::FromSeed(42) is the
+  //    language's key(42): the same seed gives the same masks on every
+  //    machine. Passing a state consumes it; passing it again would be the
+  //    VM's "a RandState is used twice".
   std::vector<float> buffer = {1, 2, 3, 4, 5, 6, 7, 8};
-  absl::StatusOr<alea::Value> result =
-      vm.Call(*noisy_scale, {alea::RandState::FromSeed(42), alea::Tensor::View(buffer.data(), {8}),
-                             alea::Value::Float(10.0)});
-  if (!result.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(result.status().message()).c_str());
-    return 1;
+  alea::Value state = alea::RandState::FromSeed(42);
+  for (int step = 1; step <= 2; ++step) {
+    absl::StatusOr<alea::Value> result = vm.Call(
+        *noisy_scale, {state, alea::Tensor::View(buffer.data(), {8}), alea::Value::Float(10.0)});
+    if (!result.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(result.status().message()).c_str());
+      return 1;
+    }
+    std::printf("noisy_scale, step %d = ", step);
+    PrintTensor(result->AsTuple()[0].AsTensor());
+    state = result->AsTuple()[1];
   }
-  std::printf("noisy_scale(key(42), x, 10.0) = ");
-  PrintTensor(result->AsTensor());
   std::printf("host buffer unchanged: %s\n", buffer[7] == 8 ? "yes" : "no");
 
   // 5. Script functions that call the host: each call site of `smooth` keeps
