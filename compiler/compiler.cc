@@ -79,7 +79,7 @@ vm::ExportType ProgramCompiler::ExportTypeOf(const Type* t) {
   const Type* resolved = types::Resolve(t);
   if (resolved->kind == types::Kind::kTensor) {
     e.dtype = static_cast<uint8_t>(StaticDType(t));
-  } else if (resolved->kind == types::Kind::kTuple) {
+  } else if (resolved->kind == types::Kind::kTuple || resolved->kind == types::Kind::kArray) {
     for (const Type* field : resolved->args) e.fields.push_back(ExportTypeOf(field));
   }
   return e;

@@ -18,6 +18,12 @@ Type Type::Tuple(std::vector<Type> elements) {
   return t;
 }
 
+Type Type::Array(Type element) {
+  Type t(kArray);
+  t.elements_.push_back(std::move(element));
+  return t;
+}
+
 std::string TypeName(const Type& type) {
   switch (type.kind()) {
     case Type::kUnit:
@@ -40,6 +46,8 @@ std::string TypeName(const Type& type) {
           absl::StrJoin(type.elements(), ", ",
                         [](std::string* out, const Type& t) { out->append(TypeName(t)); }),
           ")");
+    case Type::kArray:
+      return absl::StrCat("[", TypeName(type.elements()[0]), "]");
   }
   return "?";
 }
@@ -108,7 +116,13 @@ Value Value::Tuple(std::vector<Value> elements) {
                        std::make_shared<const std::vector<Value>>(std::move(elements))));
 }
 
+Value Value::Array(Type element, std::vector<Value> elements) {
+  return Value(Variant(std::in_place_index<8>, std::make_shared<const Elements>(Elements{
+                                                   std::move(element), std::move(elements)})));
+}
+
 Type Value::type() const {
+  if (const auto* array = std::get_if<8>(&v_)) return Type::Array((*array)->element);
   if (v_.index() != Type::kTuple) return static_cast<Type::Kind>(v_.index());
   std::vector<Type> elements;
   for (const Value& element : AsTuple()) elements.push_back(element.type());
@@ -138,6 +152,12 @@ const std::vector<Value>& Value::AsTuple() const {
   static const std::vector<Value> kEmpty;
   const auto* p = std::get_if<7>(&v_);
   return p != nullptr ? **p : kEmpty;
+}
+
+const std::vector<Value>& Value::AsArray() const {
+  static const std::vector<Value> kEmpty;
+  const auto* p = std::get_if<8>(&v_);
+  return p != nullptr ? (*p)->values : kEmpty;
 }
 
 std::vector<std::string> Module::function_names() const {

@@ -33,7 +33,7 @@ vm::Limits LimitsOf(const VmOptions& o) {
 }
 
 // The host type of the VM type T(index), or nullopt for one that cannot
-// cross (an array or a function, also inside a tuple).
+// cross (a function, also inside a tuple or an array).
 std::optional<Type> HostType(const vm::Module& m, uint32_t index) {
   using K = vm::TypeDesc::Kind;
   const vm::TypeDesc& t = m.types[index];
@@ -61,6 +61,11 @@ std::optional<Type> HostType(const vm::Module& m, uint32_t index) {
       }
       return Type::Tuple(std::move(elements));
     }
+    case K::kArray: {
+      std::optional<Type> element = HostType(m, t.children[0]);
+      if (!element) return std::nullopt;
+      return Type::Array(*std::move(element));
+    }
     default:
       return std::nullopt;
   }
@@ -69,7 +74,7 @@ std::optional<Type> HostType(const vm::Module& m, uint32_t index) {
 // Whether a VM value of this type is a heap reference.
 bool IsReference(const Type& t) {
   return t.kind() == Type::kStr || t.kind() == Type::kTensor || t.kind() == Type::kRandState ||
-         t.kind() == Type::kTuple;
+         t.kind() == Type::kTuple || t.kind() == Type::kArray;
 }
 
 // Whether `v` holds a RandState that was already passed to a call.
@@ -78,11 +83,14 @@ bool HoldsConsumedState(const Value& v) {
   for (const Value& element : v.AsTuple()) {
     if (HoldsConsumedState(element)) return true;
   }
+  for (const Value& element : v.AsArray()) {
+    if (HoldsConsumedState(element)) return true;
+  }
   return false;
 }
 
 // The host signature of a function with these parameter and result types,
-// or nullopt when one of them cannot cross (an array or a function).
+// or nullopt when one of them cannot cross (a function).
 std::optional<Signature> HostSignature(const vm::Module& m,
                                        const std::vector<vm::ExportType>& params,
                                        const vm::ExportType& result) {
@@ -227,6 +235,29 @@ struct VmState {
         }
         return vm::FromObject(o);
       }
+      case Type::kArray: {
+        const std::vector<Value>& elements = v.AsArray();
+        const Type element_type = v.type().elements()[0];
+        vm::Object* o = heap.NewArray(elements.size(), IsReference(element_type));
+        if (o == nullptr) return oom();
+        for (size_t i = 0; i < elements.size(); ++i) {
+          const std::string element_what = absl::StrCat("element ", i + 1, " of ", what);
+          absl::Status bad;
+          if (elements[i].type() != element_type) {
+            bad = absl::InvalidArgumentError(
+                absl::StrCat(element_what, " is ", TypeName(elements[i].type()),
+                             ", in an array of ", TypeName(element_type)));
+          }
+          absl::StatusOr<vm::Value> element =
+              bad.ok() ? ToVm(elements[i], t.fields[0], element_what, expects, lifetime) : bad;
+          if (!element.ok()) {
+            heap.Release(o);  // and the elements made so far
+            return element.status();
+          }
+          vm::Slots(o)[i] = *element;
+        }
+        return vm::FromObject(o);
+      }
     }
     return absl::InternalError("unknown value type");
   }
@@ -269,6 +300,15 @@ struct VmState {
           elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[i]));
         }
         return Value::Tuple(std::move(elements));
+      }
+      case Type::kArray: {
+        const vm::Object* o = vm::AsObject(v);
+        std::vector<Value> elements;
+        elements.reserve(o->length);
+        for (uint64_t i = 0; i < o->length; ++i) {
+          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[0]));
+        }
+        return Value::Array(t.elements()[0], std::move(elements));
       }
     }
     return Value();
@@ -313,8 +353,8 @@ absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Va
 
 absl::Status VmState::BindExterns(const vm::Module& m) {
   auto uncrossable = [](const std::string& what) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " has an array or function in its type, which cannot cross to the host yet"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " has a function in its type, which cannot cross to the host yet"));
   };
   for (const vm::ExternFn& e : m.externs) {
     auto it = std::find_if(functions.begin(), functions.end(),
@@ -429,8 +469,8 @@ absl::StatusOr<Function> Vm::Find(std::string_view name, const Signature& signat
     if (!host) {
       return absl::InvalidArgumentError(
           absl::StrCat("function `", name_text,
-                       "` takes or returns an array or function, which cannot be passed "
-                       "to or from the host yet"));
+                       "` takes or returns a function, which cannot be passed to or from the "
+                       "host yet"));
     }
     Signature actual = *std::move(host);
     if (e.uses_rng) actual.params.push_back(Type::kRandState);

@@ -112,7 +112,7 @@ struct Function {
 struct ExportType {
   uint32_t type = 0;               // T(type)
   uint8_t dtype = 0;               // a kTensor's vm::DType (dtype.h); 0 otherwise
-  std::vector<ExportType> fields;  // a kTuple's, in order
+  std::vector<ExportType> fields;  // a kTuple's, in order; a kArray's one element type
 };
 
 struct Global {

@@ -38,19 +38,21 @@ struct RandStateData;
 struct VmState;
 }  // namespace embed_internal
 
-// The type of a host value: one of the kinds, or a tuple of types, e.g.
-// Type::Tuple({Type::kTensor, Type::kRandState}) for `(Tensor, RandState)`.
-// Arrays and functions cannot cross the boundary yet: a function that takes
-// or returns one cannot be found.
+// The type of a host value: one of the kinds, or made of types, e.g.
+// Type::Tuple({Type::kTensor, Type::kRandState}) for `(Tensor, RandState)`
+// and Type::Array(Type::kStr) for `[Str]`. Functions cannot cross the
+// boundary yet: a function that takes or returns one cannot be found.
 class Type {
  public:
-  enum Kind : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState, kTuple };
+  enum Kind : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState, kTuple, kArray };
   Type(Kind kind = kUnit) : kind_(kind) {}  // NOLINT: implicit, so Type::kInt is a Type
   // A tuple of two or more types (the language has no one-element tuple).
   static Type Tuple(std::vector<Type> elements);
+  static Type Array(Type element);
 
   Kind kind() const { return kind_; }
-  const std::vector<Type>& elements() const { return elements_; }  // a tuple's
+  // A tuple's element types; an array's one element type.
+  const std::vector<Type>& elements() const { return elements_; }
   friend bool operator==(const Type& a, const Type& b) {
     return a.kind_ == b.kind_ && a.elements_ == b.elements_;
   }
@@ -134,8 +136,11 @@ class Value {
   static Value Str(std::string s) { return Value(Variant(std::in_place_index<4>, std::move(s))); }
   // A tuple of two or more values.
   static Value Tuple(std::vector<Value> elements);
+  // An array of `element`s (its type even when it is empty); Call checks
+  // that every element has that type.
+  static Value Array(Type element, std::vector<Value> elements);
 
-  // The kind, and for a tuple the types of its elements.
+  // The kind, and for a tuple or an array the types of its elements.
   Type type() const;
   // The value, when type() is that type; otherwise a zero, empty or default one.
   int64_t AsInt() const { return Get<1>(); }
@@ -145,12 +150,18 @@ class Value {
   const Tensor& AsTensor() const;
   const RandState& AsRandState() const;
   const std::vector<Value>& AsTuple() const;
+  const std::vector<Value>& AsArray() const;
 
  private:
-  // Index i is Type::Kind i. A tuple's elements are shared by copies (values
-  // are immutable), which also lets Value hold Values.
-  using Variant = std::variant<std::monostate, int64_t, double, bool, std::string, Tensor,
-                               RandState, std::shared_ptr<const std::vector<Value>>>;
+  // Index i is Type::Kind i. Elements are shared by copies (values are
+  // immutable), which also lets Value hold Values.
+  struct Elements {
+    Type element;  // an array's
+    std::vector<Value> values;
+  };
+  using Variant =
+      std::variant<std::monostate, int64_t, double, bool, std::string, Tensor, RandState,
+                   std::shared_ptr<const std::vector<Value>>, std::shared_ptr<const Elements>>;
   explicit Value(Variant v) : v_(std::move(v)) {}
   template <size_t I>
   std::variant_alternative_t<I, Variant> Get() const {

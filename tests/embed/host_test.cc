@@ -171,9 +171,10 @@ TEST(HostFunctions, LoadChecksTheDeclarations) {
   EXPECT_TRUE(CompileAndLoad(other_type, source).ok());
   EXPECT_EQ(CallNoArgs(other_type, "go", Type::kInt)->AsInt(), 4);
 
-  Vm array;
-  RegisterTwice(array);
-  s = CompileAndLoad(array, "extern fn twice(x: [Int]) -> Int\nfn go() -> Int = twice([1, 2])\n");
+  Vm function;
+  RegisterTwice(function);
+  s = CompileAndLoad(function,
+                     "extern fn twice(f: (Int) -> Int) -> Int\nfn go() -> Int = twice(|x| x)\n");
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("cannot cross to the host"));
 }

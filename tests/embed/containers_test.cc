@@ -1,7 +1,7 @@
-// Tuples across the embedding boundary: arguments, results (a step that
-// returns its output and the next RandState, the way Alea code threads a
-// state), host functions and `extern let`s; a tensor's dtype and use-once
-// are checked inside them as at the top.
+// Tuples and arrays across the embedding boundary: arguments, results (a
+// step that returns its output and the next RandState, the way Alea code
+// threads a state), host functions and `extern let`s; a tensor's dtype,
+// an element's type and use-once are checked inside them as at the top.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -34,13 +34,16 @@ fn third(s: RandState) -> Tensor {
   let (x, _) = step(s2);
   x
 }
+fn sum_all(xs: [Tensor]) -> Float = fold(xs, 0.0, |acc, x| acc + item(sum(x)))
+fn draws(s: RandState, n: Int) -> [Tensor] = map(split_n(s, n), |k| uniform(k, [2]))
+fn lengths(words: [Str]) -> [(Str, Int)] = map(words, |w| (w, len(w)))
 fn ints(p: (Tensor(i32), Int)) -> Int {
   let (_, n) = p;
   n
 }
 )";
 
-class EmbedTuples : public ::testing::Test {
+class EmbedContainers : public ::testing::Test {
  protected:
   void SetUp() override {
     absl::StatusOr<Module> m = Compile(kSource, "tuples.alea");
@@ -55,7 +58,7 @@ class EmbedTuples : public ::testing::Test {
   Vm vm_;
 };
 
-TEST_F(EmbedTuples, InAndOut) {
+TEST_F(EmbedContainers, InAndOut) {
   Function swap =
       Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
   absl::StatusOr<Value> r = vm_.Call(swap, {Value::Tuple({Value::Int(7), Value::Str("seven")})});
@@ -75,7 +78,7 @@ TEST_F(EmbedTuples, InAndOut) {
   EXPECT_EQ(TypeName(nested.signature().params[0]), "((Int, Float), Bool)");
 }
 
-TEST_F(EmbedTuples, AStateThreadedThroughTheHostDrawsWhatAleaDraws) {
+TEST_F(EmbedContainers, AStateThreadedThroughTheHostDrawsWhatAleaDraws) {
   Function step = Get("step", {{Type::kRandState}, Type::Tuple({Type::kTensor, Type::kRandState})});
   Value state = RandState::FromSeed(42);
   std::vector<float> last;
@@ -94,7 +97,7 @@ TEST_F(EmbedTuples, AStateThreadedThroughTheHostDrawsWhatAleaDraws) {
   EXPECT_EQ(last, std::vector<float>(expected.begin(), expected.end()));
 }
 
-TEST_F(EmbedTuples, ElementsAreCheckedAsArgumentsAre) {
+TEST_F(EmbedContainers, ElementsAreCheckedAsArgumentsAre) {
   Function swap =
       Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
   absl::StatusOr<Value> r =
@@ -121,7 +124,42 @@ TEST_F(EmbedTuples, ElementsAreCheckedAsArgumentsAre) {
   EXPECT_TRUE(vm_.Call(step, {RandState::FromSeed(2)}).ok());
 }
 
-TEST(EmbedTupleHosts, HostFunctionsAndValues) {
+TEST_F(EmbedContainers, Arrays) {
+  Function sum_all = Get("sum_all", {{Type::Array(Type::kTensor)}, Type::kFloat});
+  absl::StatusOr<Value> r = vm_.Call(
+      sum_all, {Value::Array(Type::kTensor, {Tensor::Copy({1, 2}, {2}), Tensor::Copy({3}, {1})})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsFloat(), 6.0);
+  r = vm_.Call(sum_all, {Value::Array(Type::kTensor, {})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsFloat(), 0.0);
+
+  Function draws = Get("draws", {{Type::kRandState, Type::kInt}, Type::Array(Type::kTensor)});
+  r = vm_.Call(draws, {RandState::FromSeed(3), Value::Int(4)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->type(), Type::Array(Type::kTensor));
+  ASSERT_EQ(r->AsArray().size(), 4u);
+  EXPECT_NE(r->AsArray()[0].AsTensor().floats()[0], r->AsArray()[1].AsTensor().floats()[0]);
+
+  Type pair = Type::Tuple({Type::kStr, Type::kInt});
+  Function lengths = Get("lengths", {{Type::Array(Type::kStr)}, Type::Array(pair)});
+  EXPECT_EQ(SignatureString(lengths.signature()), "([Str]) -> [(Str, Int)]");
+  r = vm_.Call(lengths, {Value::Array(Type::kStr, {Value::Str("ab"), Value::Str("xyz")})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->AsArray().size(), 2u);
+  EXPECT_EQ(r->AsArray()[1].AsTuple()[0].AsStr(), "xyz");
+  EXPECT_EQ(r->AsArray()[1].AsTuple()[1].AsInt(), 3);
+
+  // Every element must have the array's type.
+  r = vm_.Call(lengths, {Value::Array(Type::kStr, {Value::Str("ab"), Value::Int(1)})});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().message(), "element 2 of argument 1 is Int, in an array of Str");
+  r = vm_.Call(lengths, {Value::Array(Type::kInt, {})});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().message(), "argument 1 of `lengths` must be [Str], not [Int]");
+}
+
+TEST(EmbedContainerHosts, HostFunctionsAndValues) {
   Vm vm;
   vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
                       [](HostCall& call) -> absl::StatusOr<Value> {
@@ -138,11 +176,23 @@ TEST(EmbedTupleHosts, HostFunctionsAndValues) {
                         const std::vector<Value>& p = call.args()[0].AsTuple();
                         return Value::Str(p[0].AsStr() + "#" + std::to_string(p[1].AsInt()));
                       });
+  vm.RegisterFunction("range", {{Type::kInt}, Type::Array(Type::kInt)},
+                      [](HostCall& call) -> absl::StatusOr<Value> {
+                        std::vector<Value> out;
+                        for (int64_t i = 0; i < call.args()[0].AsInt(); ++i) {
+                          out.push_back(Value::Int(i));
+                        }
+                        return Value::Array(Type::kInt, std::move(out));
+                      });
+  vm.RegisterValue("names", Value::Array(Type::kStr, {Value::Str("a"), Value::Str("bc")}));
   vm.RegisterValue("config", Value::Tuple({Value::Str("run"), Tensor::Copy({2, 4}, {2})}));
   absl::StatusOr<Module> m = Compile(R"(
 extern fn minmax(x: Tensor) -> (Float, Float)
 extern fn label(p: (Str, Int)) -> Str
 extern let config: (Str, Tensor)
+extern fn range(n: Int) -> [Int]
+extern let names: [Str]
+fn total() -> Int = fold(range(4), 0, |a, b| a + b) + len(names[1])
 fn spread() -> Float {
   let (name, x) = config;
   let (lo, hi) = minmax(x * 10.0);
@@ -163,6 +213,11 @@ fn tag() -> Str = label(("run", 3))
   r = vm.Call(*tag, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsStr(), "run#3");
+  absl::StatusOr<Function> total = vm.Find("total", {{}, Type::kInt});
+  ASSERT_TRUE(total.ok()) << total.status();
+  r = vm.Call(*total, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsInt(), 6 + 2);
 
   // A result of another shape is the located run-time error.
   vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
