@@ -86,7 +86,6 @@ vm::ExportType ProgramCompiler::ExportTypeOf(const Type* t) {
 }
 
 void ProgramCompiler::AddExports(bool imported) {
-  auto export_type = [&](const Type* t) { return ExportTypeOf(t); };
   size_t first = imported ? 0 : program_.modules.size() - 1;
   for (size_t m = first; m < program_.modules.size(); ++m) {
     for (const auto& fn : program_.modules[m]->fns) {
@@ -97,8 +96,8 @@ void ProgramCompiler::AddExports(bool imported) {
       vm::Export e;
       e.name = fn->name;
       e.function = static_cast<uint32_t>(FunctionInstance(fn.get(), {}));
-      for (const Type* p : type->args) e.params.push_back(export_type(p));
-      e.result = export_type(type->result);
+      for (const Type* p : type->args) e.params.push_back(ExportTypeOf(p));
+      e.result = ExportTypeOf(type->result);
       e.uses_rng = fn->uses_rng;
       module_.exports.push_back(std::move(e));
     }

@@ -214,47 +214,30 @@ struct VmState {
         if (o == nullptr) return oom();
         return vm::FromObject(o);
       }
-      case Type::kTuple: {
-        const std::vector<Value>& elements = v.AsTuple();
-        if (elements.size() != t.fields.size()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              what, " has ", elements.size(), " elements, ", expects, " ", t.fields.size()));
-        }
-        vm::Object* o = heap.NewTuple(elements.size());
-        if (o == nullptr) return oom();
-        for (size_t i = 0; i < elements.size(); ++i) {
-          absl::StatusOr<vm::Value> element =
-              ToVm(elements[i], t.fields[i], absl::StrCat("element ", i + 1, " of ", what), expects,
-                   lifetime);
-          if (!element.ok()) {
-            heap.Release(o);  // and the elements made so far
-            return element.status();
-          }
-          vm::Slots(o)[i] = *element;
-          vm::Mask(o)[i] = IsReference(elements[i].type()) ? 1 : 0;
-        }
-        return vm::FromObject(o);
-      }
+      case Type::kTuple:
       case Type::kArray: {
-        const std::vector<Value>& elements = v.AsArray();
-        const Type element_type = v.type().elements()[0];
-        vm::Object* o = heap.NewArray(elements.size(), IsReference(element_type));
+        // The caller checked v's type, which for an array names only the
+        // element type: each element's own is checked here.
+        const bool array = v.type().kind() == Type::kArray;
+        const std::vector<Value>& elements = array ? v.AsArray() : v.AsTuple();
+        const Type element_type = array ? v.type().elements()[0] : Type();
+        vm::Object* o = array ? heap.NewArray(elements.size(), IsReference(element_type))
+                              : heap.NewTuple(elements.size());
         if (o == nullptr) return oom();
         for (size_t i = 0; i < elements.size(); ++i) {
-          const std::string element_what = absl::StrCat("element ", i + 1, " of ", what);
-          absl::Status bad;
-          if (elements[i].type() != element_type) {
-            bad = absl::InvalidArgumentError(
-                absl::StrCat(element_what, " is ", TypeName(elements[i].type()),
-                             ", in an array of ", TypeName(element_type)));
-          }
+          const std::string part = absl::StrCat("element ", i + 1, " of ", what);
           absl::StatusOr<vm::Value> element =
-              bad.ok() ? ToVm(elements[i], t.fields[0], element_what, expects, lifetime) : bad;
+              array && elements[i].type() != element_type
+                  ? absl::InvalidArgumentError(
+                        absl::StrCat(part, " is ", TypeName(elements[i].type()),
+                                     ", in an array of ", TypeName(element_type)))
+                  : ToVm(elements[i], t.fields[array ? 0 : i], part, expects, lifetime);
           if (!element.ok()) {
             heap.Release(o);  // and the elements made so far
             return element.status();
           }
           vm::Slots(o)[i] = *element;
+          if (!array) vm::Mask(o)[i] = IsReference(elements[i].type()) ? 1 : 0;
         }
         return vm::FromObject(o);
       }
@@ -293,22 +276,17 @@ struct VmState {
         d->state = vm::StateOf(vm::AsObject(v));
         return Value(RandState(std::move(d)));
       }
-      case Type::kTuple: {
-        const vm::Object* o = vm::AsObject(v);
-        std::vector<Value> elements;
-        for (size_t i = 0; i < t.elements().size(); ++i) {
-          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[i]));
-        }
-        return Value::Tuple(std::move(elements));
-      }
+      case Type::kTuple:
       case Type::kArray: {
         const vm::Object* o = vm::AsObject(v);
+        const bool array = t.kind() == Type::kArray;
         std::vector<Value> elements;
         elements.reserve(o->length);
         for (uint64_t i = 0; i < o->length; ++i) {
-          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[0]));
+          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[array ? 0 : i]));
         }
-        return Value::Array(t.elements()[0], std::move(elements));
+        return array ? Value::Array(t.elements()[0], std::move(elements))
+                     : Value::Tuple(std::move(elements));
       }
     }
     return Value();
@@ -511,7 +489,8 @@ absl::StatusOr<Value> Vm::Call(const Function& function, absl::Span<const Value>
                                                      ", not ", TypeName(args[i].type())));
     }
     // The ambient stream of a `uses rng` function has no ExportType: a RandState's.
-    const vm::ExportType t = i < e.params.size() ? e.params[i] : vm::ExportType{};
+    static const vm::ExportType kStream;
+    const vm::ExportType& t = i < e.params.size() ? e.params[i] : kStream;
     absl::StatusOr<vm::Value> v = s_->ToVm(args[i], t, i);
     if (!v.ok()) {
       s_->Drop(values, is_ref);

@@ -7,6 +7,7 @@
 #include "alea/vm.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/embed/embed_testing.h"
 
 namespace alea {
 namespace {
@@ -43,10 +44,8 @@ class EmbedApi : public ::testing::Test {
     module_ = *m;
     ASSERT_TRUE(vm_.Load(module_).ok());
   }
-  Function Get(std::string_view name, Signature sig) {
-    absl::StatusOr<Function> f = vm_.Find(name, sig);
-    EXPECT_TRUE(f.ok()) << f.status();
-    return f.ok() ? *f : Function();
+  Function Get(std::string_view name, const Signature& sig) {
+    return embed_testing::FindOk(vm_, name, sig);
   }
   Module module_;
   Vm vm_;

@@ -10,6 +10,7 @@
 #include "alea/vm.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/embed/embed_testing.h"
 
 namespace alea {
 namespace {
@@ -50,10 +51,8 @@ class EmbedContainers : public ::testing::Test {
     ASSERT_TRUE(m.ok()) << m.status();
     ASSERT_TRUE(vm_.Load(*m).ok());
   }
-  Function Get(std::string_view name, Signature sig) {
-    absl::StatusOr<Function> f = vm_.Find(name, sig);
-    EXPECT_TRUE(f.ok()) << f.status();
-    return f.ok() ? *f : Function();
+  Function Get(std::string_view name, const Signature& sig) {
+    return embed_testing::FindOk(vm_, name, sig);
   }
   Vm vm_;
 };

@@ -9,6 +9,7 @@
 #include "alea/vm.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/embed/embed_testing.h"
 
 namespace alea {
 namespace {
@@ -32,16 +33,11 @@ Module Compiled() {
   return m.ok() ? *m : Module();
 }
 
-Function Find(const Vm& vm, std::string_view name, Signature sig) {
-  absl::StatusOr<Function> f = vm.Find(name, sig);
-  EXPECT_TRUE(f.ok()) << f.status();
-  return f.ok() ? *f : Function();
-}
-
 // After a failed call the same Vm runs another one.
 void ExpectUsable(Vm& vm) {
-  absl::StatusOr<Value> r = vm.Call(Find(vm, "add", {{Type::kInt, Type::kInt}, Type::kInt}),
-                                    {Value::Int(2), Value::Int(3)});
+  absl::StatusOr<Value> r =
+      vm.Call(embed_testing::FindOk(vm, "add", {{Type::kInt, Type::kInt}, Type::kInt}),
+              {Value::Int(2), Value::Int(3)});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsInt(), 5);
 }
@@ -49,7 +45,7 @@ void ExpectUsable(Vm& vm) {
 TEST(EmbedLimits, InstructionBudgetStopsARunawayLoop) {
   Vm vm({.max_instructions = 1'000'000});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
-  Function spin = Find(vm, "spin", {{Type::kInt}, Type::kInt});
+  Function spin = embed_testing::FindOk(vm, "spin", {{Type::kInt}, Type::kInt});
   absl::StatusOr<Value> r = vm.Call(spin, {Value::Int(1)});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()),
@@ -60,7 +56,7 @@ TEST(EmbedLimits, InstructionBudgetStopsARunawayLoop) {
   EXPECT_EQ(vm.Call(spin, {Value::Int(1)}).status().code(), absl::StatusCode::kResourceExhausted);
   // And a bounded call within it runs.
   absl::StatusOr<Value> d =
-      vm.Call(Find(vm, "deep", {{Type::kInt}, Type::kInt}), {Value::Int(1000)});
+      vm.Call(embed_testing::FindOk(vm, "deep", {{Type::kInt}, Type::kInt}), {Value::Int(1000)});
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(d->AsInt(), 1000);
 }
@@ -68,7 +64,7 @@ TEST(EmbedLimits, InstructionBudgetStopsARunawayLoop) {
 TEST(EmbedLimits, HeapBudget) {
   Vm vm({.max_heap_bytes = 1 << 20});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
-  Function big = Find(vm, "big", {{Type::kInt}, Type::kFloat});
+  Function big = embed_testing::FindOk(vm, "big", {{Type::kInt}, Type::kFloat});
   absl::StatusOr<Value> r = vm.Call(big, {Value::Int(1 << 22)});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("error: out of memory budget"));
@@ -81,7 +77,7 @@ TEST(EmbedLimits, HeapBudget) {
 TEST(EmbedLimits, CallDepth) {
   Vm vm({.max_call_depth = 1000});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
-  Function deep = Find(vm, "deep", {{Type::kInt}, Type::kInt});
+  Function deep = embed_testing::FindOk(vm, "deep", {{Type::kInt}, Type::kInt});
   absl::StatusOr<Value> r = vm.Call(deep, {Value::Int(100'000)});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()),
@@ -95,7 +91,7 @@ TEST(EmbedLimits, CallDepth) {
 TEST(EmbedLimits, InterruptFromAnotherThread) {
   Vm vm;
   ASSERT_TRUE(vm.Load(Compiled()).ok());
-  Function spin = Find(vm, "spin", {{Type::kInt}, Type::kInt});
+  Function spin = embed_testing::FindOk(vm, "spin", {{Type::kInt}, Type::kInt});
   std::thread timer([&vm] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     vm.Interrupt();
@@ -111,7 +107,8 @@ TEST(EmbedLimits, InterruptFromAnotherThread) {
 std::vector<std::vector<uint8_t>> RunWork(const Module& module, int first, int n) {
   Vm vm({.threads = 1});
   EXPECT_TRUE(vm.Load(module).ok());
-  Function work = Find(vm, "work", {{Type::kRandState, Type::kTensor}, Type::kTensor});
+  Function work =
+      embed_testing::FindOk(vm, "work", {{Type::kRandState, Type::kTensor}, Type::kTensor});
   std::vector<float> x(8 * 64);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.125f - 1.0f;
   std::vector<std::vector<uint8_t>> out;
