@@ -4,7 +4,7 @@
 #   find_package(alea REQUIRED)
 #   target_link_libraries(host PRIVATE alea::alea)
 #
-# (examples/embed/, docs/decisions.md "Embedding (issue 8)"). Everything is
+# (examples/embed/, docs/decisions.md "Embedding"). Everything is
 # static: Debian's asmjit is a non-PIC static archive, so no shared libalea
 # could contain the JIT.
 include(GNUInstallDirs)

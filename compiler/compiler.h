@@ -5,8 +5,8 @@
 // and lowers to the typed register bytecode of vm/opcodes.def with reference
 // maps, last-use moves, proper tail calls and a line table.
 //
-// Tensors and random states have later issues of their own: a reachable use
-// of one is reported as "`normal` is not supported by `alea run` yet".
+// Every construct the type checker accepts compiles; the error "... is not
+// supported by `alea run` yet" remains only as a guard.
 #ifndef ALEA_COMPILER_COMPILER_H_
 #define ALEA_COMPILER_COMPILER_H_
 

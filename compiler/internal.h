@@ -8,6 +8,9 @@
 //   lower_expr.cc    expressions, blocks, `if`, lambdas, variables
 //   lower_call.cc    calls, tail calls, builtins
 //   lower_match.cc   patterns: `match`, destructuring `let` and parameters
+//   lower_random.cc  random states: their opcodes, `uses rng` streams, sites, `with`
+//   lower_tensor.cc  tensor builtins: typed opcodes, SCALAR_T, tensor natives
+//   lower_fused.cc   fused elementwise chains (FUSED_T)
 #ifndef ALEA_COMPILER_INTERNAL_H_
 #define ALEA_COMPILER_INTERNAL_H_
 

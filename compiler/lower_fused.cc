@@ -1,4 +1,4 @@
-// Fused elementwise chains (issue 6; docs/decisions.md "Fusion"). The root
+// Fused elementwise chains (docs/decisions.md "The JIT and fusion"). The root
 // of a tree of f32 elementwise ops, comparisons and `where`, such as
 // `relu(x * w + b)` or `where(x > 0.0, x, x * 0.01)`, compiles to
 //

@@ -1,6 +1,6 @@
 // Tensor builtins: the typed elementwise opcodes (ADD_T...; a consumed
 // operand may become the result in place), SCALAR_T for a scalar operand
-// (it takes the tensor's dtype, LANGUAGE.md "Tensors"), and natives
+// (it takes the tensor's dtype, docs/language.md "Tensors"), and natives
 // (vm/natives.def, "Tensors") for everything else. Dtypes are static, so
 // they are passed as immediates, never read from the `dtype:` argument.
 #include <cstdlib>

@@ -212,8 +212,9 @@ struct Table {
   }
 };
 
-// Built on first use, not at start-up (DESIGN.md: no static initializers on
-// the start-up path); immutable afterwards, so threads may share it.
+// Built on first use, not at start-up (docs/decisions.md "Build and tests": no
+// static initializers on the start-up path); immutable afterwards, so threads
+// may share it.
 const Table& GetTable() {
   static const Table* table = new Table();
   return *table;

@@ -1,5 +1,6 @@
 // `alea dis --desugar`: a checked program with its implicit random states
-// made explicit (LANGUAGE.md "Implicit random states"), printed as valid Alea.
+// made explicit (docs/language.md "Implicit random states (`uses rng`)"),
+// printed as valid Alea.
 //
 // The rewrite follows the site numbering of lang/rng_sites.h, the one the
 // compiler follows too: a `uses rng` function takes its ambient stream as an

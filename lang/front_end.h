@@ -18,7 +18,7 @@ namespace alea::lang {
 struct CheckOptions {
   // The REPL keeps each top-level `let`'s value itself and checks a state's
   // use when it is consumed, so a session `let` may hold a RandState (a
-  // file's may not: LANGUAGE.md "Program shape").
+  // file's may not: docs/language.md "Program shape").
   bool states_in_top_lets = false;
 };
 

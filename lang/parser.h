@@ -1,5 +1,5 @@
 // The parser: tokens to the AST of lang/ast.h, for the whole syntax of
-// LANGUAGE.md.
+// docs/language.md.
 //
 // It never stops at the first error: a syntax error is reported at the
 // offending token, the parser skips to the next statement, match arm or item

@@ -1,6 +1,7 @@
-// Expressions and blocks: precedence climbing over the levels of LANGUAGE.md,
-// lowest first: lambda, `||`, `&&`, comparisons (not associative), `+ -`,
-// `* / % @`, unary `- !`, postfix call/index/slice, primaries.
+// Expressions and blocks: precedence climbing over the levels of
+// docs/language.md "Expressions", lowest first: lambda, `||`, `&&`,
+// comparisons (not associative), `+ -`, `* / % @`, unary `- !`, postfix
+// call/index/slice, primaries.
 #include <optional>
 #include <utility>
 

@@ -1,7 +1,7 @@
-// The static numbering of ambient random-state sites (LANGUAGE.md "Implicit
-// random states"): the one definition that both the compiler (which gives
-// site i the state fold_in(ambient, i)) and `alea dis --desugar` (which
-// threads `next`) follow, so they cannot disagree.
+// The static numbering of ambient random-state sites (docs/language.md
+// "Implicit random states (`uses rng`)"): the one definition that both the
+// compiler (which gives site i the state fold_in(ambient, i)) and `alea dis
+// --desugar` (which threads `next`) follow, so they cannot disagree.
 //
 // A site is a call with Expr::ambient_site (a sampler without its state,
 // `rng()`, a call of a `uses rng` function), or an `if`/`match` whose arms

@@ -106,7 +106,7 @@ class UseOnceChecker {
   }
 
   // Recursion is bounded: the parser caps the tree's depth (about 2,048
-  // nodes, docs/decisions.md "Nesting limit").
+  // nodes, docs/decisions.md "Syntax").
   void Visit(const Expr& e, const Use& use) {
     switch (e.kind) {
       case Expr::Kind::kInt:
@@ -191,7 +191,8 @@ class UseOnceChecker {
     if (call.lhs && call.lhs->kind == Expr::Kind::kName) {
       const Expr& callee = *call.lhs;
       if (callee.name_kind == NameKind::kBuiltin) {
-        // `print` and `str` show a state without consuming it (LANGUAGE.md).
+        // `print` and `str` show a state without consuming it (docs/language.md
+        // "The use-once rule").
         bool looks = callee.name == "print" || callee.name == "str";
         arg = looks ? Look() : Consume(DiagId::kNoteConsumedBy, callee.name);
       } else {

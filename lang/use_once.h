@@ -1,5 +1,5 @@
-// The static use-once (affine) check of random states (LANGUAGE.md
-// "RandState", "Use-once (affine) rule"): a variable whose type holds a
+// The static use-once (affine) check of random states (docs/language.md
+// "Random states", "The use-once rule"): a variable whose type holds a
 // RandState (RandState itself, or a tuple containing one) may be consumed at
 // most once on any execution path, and no closure may capture one.
 //

@@ -9,7 +9,7 @@
 
 namespace alea::repl {
 
-// Exit statuses of every subcommand (issue "Foundation").
+// Exit statuses of every subcommand.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitProgramError = 1;  // diagnostics: the program is wrong
 inline constexpr int kExitUsage = 2;         // the command line is wrong

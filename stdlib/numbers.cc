@@ -1,5 +1,6 @@
-// Scalar math natives. Float functions are the C library's, as LANGUAGE.md
-// says; NaN handling of min/max is explicit because std::min is not.
+// Scalar math natives. Float functions are the C library's, as
+// docs/language.md "Numbers" says; NaN handling of min/max is explicit
+// because std::min is not.
 #include <chrono>
 #include <cmath>
 #include <cstdint>

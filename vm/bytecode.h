@@ -1,6 +1,6 @@
 // The compiled form of a program: what the compiler produces and the VM runs.
-// Plain data with no pointers into other structures, so that a later issue can
-// serialize it (`.aleac`) and verify it on load.
+// Plain data with no pointers into other structures, so that it could be
+// written to a file and verified on load (there is no file format yet).
 #ifndef ALEA_VM_BYTECODE_H_
 #define ALEA_VM_BYTECODE_H_
 

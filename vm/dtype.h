@@ -1,4 +1,4 @@
-// The element types of tensors (LANGUAGE.md "Tensors"); shared by the tensor
+// The element types of tensors (docs/language.md "Tensors"); shared by the tensor
 // code, printing and .npy I/O so that they agree on one numbering.
 #ifndef ALEA_VM_DTYPE_H_
 #define ALEA_VM_DTYPE_H_

@@ -33,12 +33,13 @@ class Heap {
   // A tensor (vm/tensor.h) of `shape` whose elements are NOT initialized,
   // 64-byte aligned. Also nullptr for a shape ElementCount rejects.
   Object* NewTensor(DType dtype, absl::Span<const int64_t> shape);
-  // NewTensor for the instruction site `site` (>= 1; DESIGN.md: a site keeps
-  // its output buffer between executions): the tensor this site made last
-  // time, if it has died since and has this dtype and shape, is reused (not
-  // an allocation); otherwise a new one that will be parked at the site when
-  // it dies. Parked tensors count against the budget but not in bytes_live();
-  // they are given up before the budget refuses anything.
+  // NewTensor for the instruction site `site` (>= 1; docs/decisions.md "The JIT
+  // and fusion": a site keeps its output buffer between executions): the
+  // tensor this site made last time, if it has died since and has this dtype
+  // and shape, is reused (not an allocation); otherwise a new one that will be
+  // parked at the site when it dies. Parked tensors count against the budget
+  // but not in bytes_live(); they are given up before the budget refuses
+  // anything.
   Object* NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> shape);
   // A tensor of `shape` viewing `data`, the host's memory (TensorHead::host_view):
   // never written, never freed here; the host keeps it alive and unchanged

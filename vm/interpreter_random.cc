@@ -106,7 +106,7 @@ bool Vm::RandomOp(Instr ins, Value* r) {
         return false;
       }
       // fold_in(k, n + c) on the raw key: site c of (k, n) is the (n + c)-th
-      // `next` of the stream (LANGUAGE.md "Implicit random states").
+      // `next` of the stream (docs/language.md "Implicit random states (`uses rng`)").
       const random::RandState derived{random::FoldInKey(ambient.key, static_cast<uint32_t>(data)),
                                       0};
       Object* s = NewRandState(derived, here);

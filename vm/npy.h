@@ -1,5 +1,5 @@
 // NumPy's `.npy` format: the interchange of tensors with Python
-// (LANGUAGE.md "Tensors": `load_npy` / `save_npy`). Plain buffers in and out,
+// (docs/language.md "Tensors": `load_npy` / `save_npy`). Plain buffers in and out,
 // so the tensor object can wrap them without this file knowing it.
 //
 // Reads format versions 1.0, 2.0 and 3.0 with dtypes <f4 (f32), <i4 (i32),

@@ -155,7 +155,8 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         break;
       }
       case TypeDesc::Kind::kRandState:
-        // Shown, never consumed (LANGUAGE.md): the flag is left alone.
+        // Shown, never consumed (docs/language.md "The use-once rule"): the flag
+        // is left alone.
         AppendRandState(out, StateOf(AsObject(v)));
         break;
       case TypeDesc::Kind::kTuple:

@@ -1,4 +1,4 @@
-// The text of values, exactly as LANGUAGE.md "Printing" says; shared by PRINT,
+// The text of values, exactly as docs/language.md "Printing" says; shared by PRINT,
 // STR and the natives.
 #ifndef ALEA_VM_PRINT_H_
 #define ALEA_VM_PRINT_H_

@@ -3,7 +3,7 @@
 // JIT's fused random kernel where there is one (jit.h RandomKernel) and on
 // the reference sampler otherwise. Both give the same bits, and element i
 // depends only on (key, i), so neither the thread count nor the JIT changes
-// a number (LANGUAGE.md "Determinism").
+// a number (docs/language.md "Evaluation order and determinism").
 #ifndef ALEA_VM_RANDOM_DRAW_H_
 #define ALEA_VM_RANDOM_DRAW_H_
 

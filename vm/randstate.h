@@ -1,8 +1,8 @@
-// The RandState heap object (LANGUAGE.md "RandState"; DESIGN.md "VM"): a
-// Threefry key and stream counter, a consumed flag, and where the state was
-// created and first consumed, so that a second consumption the compiler could
-// not see (an element of a `split_n` array taken twice, a state from the
-// host) is reported with both places.
+// The RandState heap object (docs/language.md "Random states";
+// docs/decisions.md "Random states"): a Threefry key and stream counter, a
+// consumed flag, and where the state was created and first consumed, so that
+// a second consumption the compiler could not see (an element of a `split_n`
+// array taken twice, a state from the host) is reported with both places.
 //
 // Sites are stored as (function index, pc, opcode): three integers per state
 // instead of a SourceLocation each. They are resolved through Function::lines

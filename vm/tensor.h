@@ -1,11 +1,11 @@
 // The tensor heap object: n-d, row-major, immutable to the program, with a
-// dtype (LANGUAGE.md "Tensors"). One allocation holds the Object header, the
-// TensorHead, the shape and (unless it views host memory) the elements,
+// dtype (docs/language.md "Tensors"). One allocation holds the Object header,
+// the TensorHead, the shape and (unless it views host memory) the elements,
 // 64-byte aligned for the kernels.
 //
-// "Functional but in place" (DESIGN.md): an operation that owns its operand's
-// only reference may write its result into that operand's buffer
-// (IsReusable); a tensor that views host memory never is.
+// "Functional but in place" (docs/decisions.md "Tensors"): an operation that
+// owns its operand's only reference may write its result into that operand's
+// buffer (IsReusable); a tensor that views host memory never is.
 #ifndef ALEA_VM_TENSOR_H_
 #define ALEA_VM_TENSOR_H_
 

@@ -1,6 +1,6 @@
 // The text of a tensor: exactly NumPy 1.24's str() with default print options
 // (precision 8, threshold 1000, edgeitems 3, linewidth 75, floatmode
-// 'maxprec', sign '-'); LANGUAGE.md "Printing and the array library".
+// 'maxprec', sign '-'); docs/language.md "Printing".
 #ifndef ALEA_VM_TENSOR_FORMAT_H_
 #define ALEA_VM_TENSOR_FORMAT_H_
 

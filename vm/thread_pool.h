@@ -3,7 +3,8 @@
 // index space; every caller splits only where the result cannot depend on
 // the split (independent elements, whole reduction chunks, matmul rows and
 // columns), so the thread count changes speed and never a bit of the output
-// (DESIGN.md "Tensors and the JIT", LANGUAGE.md "Determinism").
+// (docs/decisions.md "Random kernels and threads"; docs/language.md
+// "Evaluation order and determinism").
 //
 // One pool per Vm, used from the thread running that Vm only. The workers
 // start on the first loop that wants more than one thread, so a program that

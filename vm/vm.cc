@@ -180,7 +180,7 @@ absl::Status Vm::CheckExternals() const {
 
 // Checks every index an instruction uses into the module's tables, so that a
 // buggy compiler gets an error rather than a wild read. Register operands are
-// left to the full verifier (a later issue, with `.aleac`).
+// not checked: modules come from the compiler only (no bytecode files yet).
 absl::Status Vm::Verify() const {
   const Module& m = *module_;
   auto check_fn = [&](int32_t index, const char* what) -> absl::Status {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Alea's interpreter beside Lua 5.4 on the same small programs, measured in one
 # run with hyperfine. Prints each program's mean time, the ratio Alea/Lua, and
-# the geometric mean of the ratios (the goal: <= 1.0).
+# the geometric mean of the ratios (the goal: <= 1.0).
 #
 #   bench/interp/run.sh [ALEA_BINARY]     (default: build/release/alea)
 set -euo pipefail

@@ -1,4 +1,4 @@
-// Embedding Alea: source text in, an alea::Module out (DESIGN.md
+// Embedding Alea: source text in, an alea::Module out (docs/decisions.md
 // "Embedding": the compiler's public entry point, apart from the VM).
 //
 //   absl::StatusOr<alea::Module> m = alea::Compile("fn twice(x: Int) -> Int = 2 * x\n");

@@ -1,4 +1,4 @@
-// Embedding Alea: the VM part (DESIGN.md "Embedding"). Load a compiled
+// Embedding Alea: the VM part (docs/decisions.md "Embedding"). Load a compiled
 // Module, look up a function with its signature, call it with host values.
 // Nothing here needs the compiler (alea/compiler.h makes Modules).
 //
@@ -103,7 +103,7 @@ class Tensor {
   std::shared_ptr<const embed_internal::TensorData> d_;
 };
 
-// A random state (LANGUAGE.md "RandState"). Use-once holds across the
+// A random state (docs/language.md "Random states"). Use-once holds across the
 // boundary: passing a state to a call consumes it, and copies of a
 // RandState are the same state, so passing it again is the VM's "a RandState
 // is used twice" error. A state a call returns is fresh.

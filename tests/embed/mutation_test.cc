@@ -1,4 +1,4 @@
-// No input crashes the compiler or the VM (LANGUAGE.md "Errors"): the golden
+// No input crashes the compiler or the VM (docs/language.md "Errors"): the golden
 // programs, broken at random (cut, pasted into each other, stuffed with
 // tokens), go through alea::Compile and, when they compile, through Load and
 // `main` under tight limits. Every outcome must be a value or a status that

@@ -43,7 +43,7 @@ std::string ExprErrors(const std::string& text) {
   return RenderAll(sources, diags);
 }
 
-// ---- The programs of LANGUAGE.md ---------------------------------------------
+// ---- The programs of docs/language.md ---------------------------------------
 
 constexpr const char* kSpecProgram = R"(// line comment
 import "nn.alea"                         // other files, relative to this file

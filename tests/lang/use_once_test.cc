@@ -58,7 +58,7 @@ std::string Summary(const std::string& source) {
   return out;
 }
 
-// ---- The spec's example and the message layout ------------------------------
+// ---- The use-once example of docs/language.md and the message layout -------
 
 TEST(UseOnceTest, LanguageMdExampleVerbatim) {
   std::string source =

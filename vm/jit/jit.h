@@ -1,6 +1,6 @@
 // The tensor JIT: x86-64 kernels generated with asmjit (AVX2+FMA, or AVX-512
 // where the CPU has it) that compute exactly the bits of the reference
-// kernels in vm/kernels/ (DESIGN.md "Tensors and the JIT"). This header is
+// kernels in vm/kernels/ (docs/decisions.md "The JIT and fusion"). This header is
 // the whole interface: asmjit types stay inside vm/jit/*.cc.
 //
 // One Jit per Vm (kernel caches belong to a VM instance, never to a module or

@@ -65,7 +65,7 @@ void Where(DType dtype, absl::Span<const int64_t> shape, Strided mask, Strided a
 // Contiguous copy of a strided operand (a broadcast, a transpose).
 void Gather(DType dtype, absl::Span<const int64_t> shape, Strided in, void* out);
 
-// LANGUAGE.md "Tensors" `cast`: to an integer dtype f32 truncates toward zero
+// docs/language.md "Tensors" `cast`: to an integer dtype f32 truncates toward zero
 // (NaN or a result out of range is an error: kNaN / kOutOfRange with
 // *bad_index the first such element); integer-to-integer wraps modulo 2^32;
 // to f32 from i32/u32 rounds to nearest even; to bool is `x != 0` (NaN is

@@ -1,6 +1,6 @@
 // Reduction reference kernels: sum, mean, max, min, argmax, whole or along one
-// axis, in ONE fixed order that the JIT (issue 6) and any thread count must
-// reproduce bit for bit (DESIGN.md "Tensors and the JIT").
+// axis, in ONE fixed order that the JIT and any thread count must reproduce
+// bit for bit (docs/decisions.md "Tensors", "The JIT and fusion").
 //
 // The order, for a sequence x[0..n) being reduced with combine op `+`
 // (sum, mean), or the Max/Min rules of elementwise_ops.def (max, min):

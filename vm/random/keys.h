@@ -1,4 +1,4 @@
-// Keys and RandStates (LANGUAGE.md, "RandState"): JAX's Threefry key
+// Keys and RandStates (docs/language.md, "Random states"): JAX's Threefry key
 // semantics in its partitionable mode, plus Alea's stream counter.
 #ifndef ALEA_VM_RANDOM_KEYS_H_
 #define ALEA_VM_RANDOM_KEYS_H_

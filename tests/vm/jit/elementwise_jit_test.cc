@@ -289,7 +289,7 @@ TEST_P(ElementwiseJitTest, MathMatchesReferenceAtEdgesAndRandomBits) {
 }
 
 // Both paths agree with each other too (implied by the above, but this is the
-// property the issue states; it also covers random lengths).
+// property users rely on; it also covers random lengths).
 TEST_P(ElementwiseJitTest, RandomLengthsAgreeWithReference) {
   std::mt19937 rng(42);
   Values values(4242);
