@@ -96,8 +96,9 @@ class Checker {
   // Tries the pending constraints of levels >= min_level until none resolves.
   void SolvePending(int min_level = 0);
   void ReportNoOverload(const types::Constraint& c);
+  // `names`: the call's argument names as written ("" for a positional one).
   void ReportArgMapError(Span span, const Builtin& b, ArgMapError error, const std::string& detail,
-                         int given, int skip);
+                         absl::Span<const std::string> names, int skip);
   void DefaultConstraint(types::Constraint& c);
   bool CheckSite(Expr& site, const std::string& what, bool is_rng_call, const FnDecl* fn);
 

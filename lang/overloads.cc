@@ -299,8 +299,10 @@ void Checker::ReportNoOverload(const types::Constraint& c) {
 }
 
 void Checker::ReportArgMapError(Span span, const Builtin& b, ArgMapError error,
-                                const std::string& detail, int given, int skip) {
+                                const std::string& detail, absl::Span<const std::string> names,
+                                int skip) {
   std::string name(b.name);
+  int given = static_cast<int>(names.size());
   switch (error) {
     case ArgMapError::kOk:
       return;
@@ -318,10 +320,20 @@ void Checker::ReportArgMapError(Span span, const Builtin& b, ArgMapError error,
       }
       Diagnostic& d =
           diags_.Report(DiagId::kUnknownArgName, span, name, detail, absl::StrJoin(params, ", "));
-      for (size_t p = skip; p < b.params.size(); ++p) {
-        if (EditDistance(b.params[p].name, detail) <= 2)
-          d.Help(DiagId::kHelpDidYouMean, b.params[p].name);
+      // The one closest parameter that could still be named: those the
+      // positional arguments already fill are no candidates (`mean(xs, ax: 0)`
+      // means `axis`, not `x`).
+      size_t positional = std::count(names.begin(), names.end(), std::string());
+      const std::string* best = nullptr;
+      int best_distance = 3;
+      for (size_t p = skip + positional; p < b.params.size(); ++p) {
+        int distance = EditDistance(b.params[p].name, detail);
+        if (distance < best_distance) {
+          best_distance = distance;
+          best = &b.params[p].name;
+        }
       }
+      if (best != nullptr) d.Help(DiagId::kHelpDidYouMean, *best);
       return;
     }
     case ArgMapError::kDuplicate:
@@ -444,8 +456,7 @@ Type* Checker::InferBuiltinCall(Expr& call, Expr& callee, absl::Span<const Built
     for (const Arg& arg : call.args) {
       if (about_name && arg.name == first_detail) at = arg.name_span;
     }
-    ReportArgMapError(at, *first_builtin, first_error, first_detail, static_cast<int>(args.size()),
-                      skip);
+    ReportArgMapError(at, *first_builtin, first_error, first_detail, names, skip);
     return store_->Error();
   }
   bool predicates = (b0.flags & (kBuiltinEq | kBuiltinOrd | kBuiltinTensorData)) != 0;

@@ -1,9 +1,12 @@
 #include "lang/types.h"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace alea::lang::types {
 namespace {
@@ -395,5 +398,42 @@ void Printer::Append(const Type* t, int depth, std::string& out) {
 }
 
 std::string ToString(const Type* t) { return Printer().Print(t); }
+
+std::string ToString(const Scheme& scheme) {
+  Printer printer;  // one printer: the variables keep their names across the parts
+  std::string out = printer.Print(scheme.type);
+  std::vector<std::string> requirements;
+  for (const Constraint& c : scheme.constraints) {
+    const Type* site = Resolve(c.site);
+    if (c.as_value || site->kind != Kind::kFunction) {
+      requirements.push_back(absl::StrCat(c.name, " : ", printer.Print(site)));
+      continue;
+    }
+    std::vector<std::string> args;
+    for (size_t i = 0; i < site->args.size(); ++i) {
+      std::string arg = printer.Print(site->args[i]);
+      bool named = i < c.arg_names.size() && !c.arg_names[i].empty();
+      args.push_back(named ? absl::StrCat(c.arg_names[i], ": ", arg) : arg);
+    }
+    std::string use;
+    static constexpr std::string_view kBinary[] = {"+",  "-",  "*", "/",  "%", "@",
+                                                   "==", "!=", "<", "<=", ">", ">="};
+    bool binary = std::find(std::begin(kBinary), std::end(kBinary), c.name) != std::end(kBinary);
+    if (binary && args.size() == 2) {
+      use = absl::StrCat(args[0], " ", c.name, " ", args[1]);
+    } else if ((c.name == "u-" || c.name == "!") && args.size() == 1) {
+      use = absl::StrCat(c.name == "u-" ? "-" : "!", args[0]);
+    } else if (c.name == "[]" && args.size() == 2) {
+      use = absl::StrCat(args[0], "[", args[1], "]");
+    } else if (c.name == "[:]" && args.size() == 3) {
+      use = absl::StrCat(args[0], "[", args[1], ":", args[2], "]");
+    } else {
+      use = absl::StrCat(c.name, "(", absl::StrJoin(args, ", "), ")");
+    }
+    requirements.push_back(absl::StrCat(use, " -> ", printer.Print(site->result)));
+  }
+  if (!requirements.empty()) absl::StrAppend(&out, " where ", absl::StrJoin(requirements, ", "));
+  return out;
+}
 
 }  // namespace alea::lang::types

@@ -196,6 +196,10 @@ class Printer {
 // Convenience for a type printed on its own.
 std::string ToString(const Type* t);
 
+// A scheme as users read it: its type, then what its open overloads require
+// of the variables, in the operators' own syntax: `(a) -> b where a * Int -> b`.
+std::string ToString(const Scheme& scheme);
+
 }  // namespace alea::lang::types
 
 #endif  // ALEA_LANG_TYPES_H_

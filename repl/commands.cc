@@ -69,6 +69,21 @@ const std::vector<Subcommand>& Subcommands() {
        "\n"
        "exit status: 0 on success, 1 when the program has errors, 2 on a usage error.\n",
        RunDis},
+      {"doc", "show the reference of a builtin function, operator or value",
+       "usage: alea doc [options] [NAME]\n"
+       "\n"
+       "Prints the reference of the builtin NAME (a function such as `uniform`, an\n"
+       "operator such as `+` or `@`, or a dtype such as `f32`): its signatures, one\n"
+       "per overload, what it does and an example. With no NAME, lists every builtin\n"
+       "with a line on each. The REPL's `:doc NAME` prints the same text, and\n"
+       "docs/builtins.md is all of it.\n"
+       "\n"
+       "options:\n"
+       "  --markdown   print the whole reference as Markdown (docs/builtins.md)\n"
+       "  -h, --help   show this help\n"
+       "\n"
+       "exit status: 0 on success, 1 when NAME is no builtin, 2 on a usage error.\n",
+       RunDoc},
       {"repl", "evaluate inputs interactively (also `alea` with no arguments)",
        "usage: alea repl [options]\n"
        "\n"

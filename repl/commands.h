@@ -14,6 +14,7 @@ namespace alea::repl {
 int RunCheck(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunDis(const std::vector<std::string>& args);
+int RunDoc(const std::vector<std::string>& args);   // doc_command.cc
 int RunRepl(const std::vector<std::string>& args);  // repl_command.cc
 
 // Loads, checks and compiles FILE, printing diagnostics on stderr; false on

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "repl/doc_text.h"
 
 namespace alea::repl {
 namespace {
@@ -22,7 +23,21 @@ bool HasArgument(absl::string_view name, absl::string_view arg) {
   return false;
 }
 
-bool Help(Session&, absl::string_view) {
+// `:doc NAME` and `:help NAME`: the builtin's reference (repl/doc_text.h).
+bool Doc(Session&, absl::string_view arg) {
+  DocLookup doc = LookUpDoc(std::string_view(arg.data(), arg.size()));
+  if (!doc.found) {
+    SessionError(doc.text);
+    std::fputs("help: `:doc` with no name lists every builtin\n", stderr);
+    return true;
+  }
+  std::fputs(doc.text.c_str(), stdout);
+  std::fflush(stdout);
+  return true;
+}
+
+bool Help(Session& session, absl::string_view arg) {
+  if (!arg.empty()) return Doc(session, arg);
   std::string out =
       "Type an expression to evaluate it, or a `fn`, `let` or `import` to add it\n"
       "to the session. An unfinished line continues on the next. Commands:\n";
@@ -31,6 +46,9 @@ bool Help(Session&, absl::string_view) {
     absl::StrAppend(&out, "  ", usage, std::string(usage.size() < 16 ? 16 - usage.size() : 1, ' '),
                     c.help, "\n");
   }
+  absl::StrAppend(&out,
+                  "`:doc NAME` (or `:help NAME`) shows the reference of a builtin, `:doc` lists\n"
+                  "them all; docs/tutorial.md is a first hour with Alea.\n");
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);
   return true;
@@ -88,7 +106,8 @@ bool Quit(Session&, absl::string_view) { return false; }
 
 const std::vector<ReplCommand>& ReplCommands() {
   static const std::vector<ReplCommand> kAll = {
-      {"help", "", "show this help", Help},
+      {"help", "[NAME]", "show this help, or the reference of the builtin NAME", Help},
+      {"doc", "[NAME]", "show the reference of the builtin NAME (none: list them all)", Doc},
       {"type", "EXPR", "show the type of EXPR without running it", Type},
       {"dis", "NAME", "show the bytecode of the session function NAME", Dis},
       {"desugar", "NAME", "show NAME with its implicit random states explicit", Desugar},

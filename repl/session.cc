@@ -12,6 +12,8 @@
 #include "compiler/compiler.h"
 #include "embed/runtime_diagnostic.h"
 #include "lang/ast_walk.h"
+#include "lang/builtin_docs.h"
+#include "lang/builtins.h"
 #include "lang/desugar.h"
 #include "lang/front_end.h"
 #include "lang/parser.h"
@@ -59,9 +61,37 @@ const vm::Export* FindExport(const vm::Module& module, std::string_view name) {
   return nullptr;
 }
 
+// A generic function shows what its open overloads require (`where ...`).
+std::string FnType(const lang::FnDecl& fn) {
+  return fn.scheme != nullptr ? lang::types::ToString(*fn.scheme) : lang::types::ToString(fn.type);
+}
+
 std::string FnSignature(const lang::FnDecl& fn) {
-  return absl::StrCat("fn ", fn.name, " : ", lang::types::ToString(fn.type),
-                      fn.uses_rng ? " uses rng" : "", "\n");
+  return absl::StrCat("fn ", fn.name, " : ", FnType(fn), fn.uses_rng ? " uses rng" : "", "\n");
+}
+
+// What `:type` shows for an input that is just a name (through any braces):
+// every overload of a builtin, or a function's scheme with its requirements.
+// Empty for anything else, whose instantiated type says it all.
+std::string NameTypeText(const lang::FnDecl& wrapper) {
+  const lang::Expr* e = wrapper.body.get();
+  while (e != nullptr && e->kind == lang::Expr::Kind::kBlock && e->stmts.empty()) {
+    e = e->result.get();
+  }
+  if (e == nullptr || e->kind != lang::Expr::Kind::kName) return "";
+  if (e->name_kind == lang::NameKind::kFunction && e->fn != nullptr && e->fn->scheme != nullptr &&
+      !e->fn->scheme->constraints.empty()) {
+    return absl::StrCat(e->name, " : ", FnType(*e->fn), "\n");
+  }
+  if (e->name_kind != lang::NameKind::kBuiltin || lang::BuiltinOverloads(e->name).size() < 2) {
+    return "";
+  }
+  std::string out;
+  for (const std::string& line : lang::BuiltinSignatureLines(e->name)) {
+    absl::StrAppend(&out, absl::string_view(e->name), " : ",
+                    absl::string_view(line).substr(e->name.size()), "\n");
+  }
+  return out;
 }
 
 // The first word of the input (comments and blanks skipped): a definition
@@ -124,6 +154,9 @@ Session::Session(const SessionOptions& options) : options_(options), seed_(optio
   machine_.AddNatives(stdlib::Natives());
   machine_.SetJitEnabled(options.jit);
   machine_.SetThreads(options.threads);
+  // `:stats` shows the time spent in JIT kernels; at the REPL's pace the two
+  // clock reads per kernel call cost nothing anyone could notice.
+  machine_.SetKernelTiming(true);
   machine_.SetOutput([this](absl::string_view text) {
     if (capture_ != nullptr) {
       capture_->append(text.data(), text.size());
@@ -290,7 +323,8 @@ void Session::EvalExpression(std::string_view input, lang::FileId file, Timing* 
                          ? lang::types::ToString(fn->body->type)
                          : std::string("?");
   if (type_only) {
-    Write(absl::StrCat("- : ", type, "\n"));
+    std::string named = fn != nullptr ? NameTypeText(*fn) : "";
+    Write(named.empty() ? absl::StrCat("- : ", type, "\n") : named);
     return;
   }
   if (draws) ++stream_index_;  // the line runs: its state of the stream is taken

@@ -54,6 +54,20 @@ expect 1 '' 'alea: error: cannot open `.*/missing.alea`: No such file or directo
   -- check "$tmp/missing.alea"
 expect 1 '' 'cannot open `.*`: it is a directory' -- check "$tmp"
 
+# doc: the builtins' reference (lang/builtins.def), also the REPL's `:doc`.
+expect 0 '^usage: alea doc' '' -- doc --help
+expect 0 '^uniform\(s: RandState, shape: \[Int\], lo: Float = 0\.0' '' -- doc uniform
+expect 0 '^alea> reverse\(\[1, 2, 3\]\)$' '' -- doc reverse
+expect 0 '^\(\+\) : \(Int, Int\) -> Int$' '' -- doc +
+expect 0 '^-x : \(Int\) -> Int$' '' -- doc -
+expect 0 '^  split_n +n independent states' '' -- doc
+expect 0 '^# Builtins$' '' -- doc --markdown
+expect 1 '' 'alea: error: no builtin is named `unifrom`; did you mean `uniform`\?' -- doc unifrom
+expect 1 '' '^help: `alea doc` with no name lists every builtin$' -- doc zzzzzz
+expect 2 '' 'alea: error: unknown option `--html`' -- doc --html
+expect 2 '' 'more than one NAME' -- doc len map
+expect 2 '' '--markdown takes no NAME' -- doc --markdown len
+
 # run and dis.
 printf 'fn main(args: [Str]) = print(args)\n' >"$tmp/args.alea"
 printf 'fn main() { print("before"); print(1 / (1 - 1)) }\n' >"$tmp/fails.alea"
@@ -101,10 +115,11 @@ for program in "$programs"/tensor_*.alea "$programs"/random_*.alea; do
 done
 expect 0 '\-\-no-jit' '' -- run --help
 
-# Threads, the JIT and the ISA change no bit (LANGUAGE.md "Determinism"):
-# threads_determinism.alea saves every large result as .npy; each variant
-# must write the same bytes and print the same lines as `--threads 1`. It
-# runs in its own directory, apart from the golden run of the same program.
+# Threads, the JIT and the ISA change no bit (docs/language.md "Evaluation
+# order and determinism"): threads_determinism.alea saves every large result
+# as .npy; each variant must write the same bytes and print the same lines as
+# `--threads 1`. It runs in its own directory, apart from the golden run of
+# the same program.
 expect 0 '\-\-threads N' '' -- run --help
 expect 0 '\-\-isa ISA' '' -- run --help
 expect 2 '' '`--threads` needs a number from 1 to 1024, not `0`' -- run --threads 0 "$tmp/ok.alea"
@@ -157,9 +172,10 @@ expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocatio
   -- run --stats "$tmp/tensor.alea"
 expect 0 '^300\.0$' '0 JIT kernels compiled' -- run --stats --no-jit "$tmp/tensor.alea"
 expect 0 '^300\.0$' 'ms in JIT kernels$' -- run --stats "$tmp/tensor.alea"
-# A steady-state loop of tensor ops allocates nothing (DESIGN.md): the same
-# allocations for 10 steps as for 500. `acc` is updated in place; `y` is new
-# each step and dies in it, so its site reuses its buffer.
+# A steady-state loop of tensor ops allocates nothing (docs/decisions.md "The
+# JIT and fusion", output buffers per site): the same allocations for 10
+# steps as for 500. `acc` is updated in place; `y` is new each step and dies
+# in it, so its site reuses its buffer.
 steady() {
   printf '%s\n' \
     'fn step(x: Tensor, w: Tensor, acc: Tensor, n: Int) -> Tensor {' \

@@ -1,0 +1,37 @@
+#include "repl/doc_text.h"
+
+#include "absl/strings/str_cat.h"
+#include "lang/builtin_docs.h"
+#include "lang/checker.h"
+
+namespace alea::repl {
+
+DocLookup LookUpDoc(std::string_view name) {
+  if (name.empty()) return {true, lang::BuiltinIndexText()};
+  std::vector<const lang::BuiltinDoc*> docs = lang::FindBuiltinDocs(name);
+  if (docs.empty()) {
+    std::string message =
+        absl::StrCat("no builtin is named `", absl::string_view(name.data(), name.size()), "`");
+    std::string_view best;
+    int best_distance = name.size() <= 4 ? 2 : 3;
+    for (const lang::BuiltinDoc& doc : lang::BuiltinDocs()) {
+      std::string_view candidate = lang::BuiltinDisplayName(doc.name);
+      int distance = lang::EditDistance(name, candidate);
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = candidate;
+      }
+    }
+    if (!best.empty())
+      absl::StrAppend(&message, "; did you mean `", absl::string_view(best.data(), best.size()),
+                      "`?");
+    return {false, message};
+  }
+  std::string text;
+  for (const lang::BuiltinDoc* doc : docs) {
+    absl::StrAppend(&text, text.empty() ? "" : "\n", lang::BuiltinDocText(*doc));
+  }
+  return {true, text};
+}
+
+}  // namespace alea::repl
