@@ -59,16 +59,25 @@ Object* Vm::NewRandState(const random::RandState& state, const RandSite& site) {
 
 bool Vm::RaiseStateReused(const Object* state) {
   RuntimeError e = MakeRuntimeError(RuntimeErrorId::kStateReused);
+  // A site of an earlier module gets a note without a location: its function
+  // and pc would name unrelated code of the current one.
   const RandSite created = CreatedAt(state);
-  const std::optional<std::string> created_note = CreatedNote(created);
-  if (created_note) {
-    if (std::optional<SourceLocation> at = LocationOf(*module_, created)) {
-      e.notes.emplace_back(*at, *created_note);
+  const bool created_loaded = created.module == loads_;
+  if (std::optional<std::string> note = CreatedNote(created, created_loaded)) {
+    if (!created_loaded) {
+      e.notes.emplace_back(SourceLocation{}, *note);
+    } else if (std::optional<SourceLocation> at = LocationOf(*module_, created)) {
+      e.notes.emplace_back(*at, *note);
     }
   }
   const RandSite consumed = ConsumedAt(state);
-  if (std::optional<SourceLocation> at = LocationOf(*module_, consumed)) {
-    e.notes.emplace_back(*at, ConsumedNote(consumed));
+  const bool consumed_loaded = consumed.module == loads_;
+  if (consumed.function == RandSite::kNoFunction) {
+    // consumed outside any instruction: no note
+  } else if (!consumed_loaded) {
+    e.notes.emplace_back(SourceLocation{}, ConsumedNote(consumed, false));
+  } else if (std::optional<SourceLocation> at = LocationOf(*module_, consumed)) {
+    e.notes.emplace_back(*at, ConsumedNote(consumed, true));
   }
   SetError(std::move(e));
   return false;
@@ -87,8 +96,8 @@ void Vm::PutReference(Value* r, uint16_t a, Object* o) {
 bool Vm::RandomOp(Instr ins, Value* r) {
   // The state was saved by the caller: the running instruction is pc - 1.
   const Frame& frame = frames_[depth_ - 1];
-  const RandSite here{frame.fn->index, static_cast<uint32_t>(frame.pc - 1 - frame.fn->code),
-                      ins.op};
+  const RandSite here{frame.fn->index, static_cast<uint32_t>(frame.pc - 1 - frame.fn->code), ins.op,
+                      loads_};
   switch (ins.op) {
     case Op::KEY: {
       Object* s = NewRandState(random::KeyFromSeed(AsInt(r[ins.b])), here);

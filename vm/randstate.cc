@@ -43,19 +43,35 @@ const char* RandOpName(Op op) {
   }
 }
 
-std::optional<std::string> CreatedNote(const RandSite& site) {
-  if (site.function == RandSite::kNoFunction) return std::nullopt;
-  if (site.op == Op::SITE)
-    return std::string("the state was created here by the ambient random stream");
-  const char* name = RandOpName(site.op);
-  if (name == nullptr) return std::string("the state was created here");
-  return absl::StrCat("the state was created here by `", name, "`");
+namespace {
+
+// "VERB here by `op`" for a site of the loaded module (its note points at it),
+// "VERB by `op` in code loaded earlier" for one of an earlier module.
+std::string SiteText(const char* verb, const char* by, bool loaded) {
+  std::string out = absl::StrCat(verb, loaded ? " here" : "");
+  if (by != nullptr) absl::StrAppend(&out, " by ", by);
+  if (!loaded) absl::StrAppend(&out, " in code loaded earlier (in the REPL: an earlier input)");
+  return out;
 }
 
-std::string ConsumedNote(const RandSite& site) {
+std::string Quoted(const char* name) { return absl::StrCat("`", name, "`"); }
+
+}  // namespace
+
+std::optional<std::string> CreatedNote(const RandSite& site, bool loaded) {
+  if (site.function == RandSite::kNoFunction) return std::nullopt;
+  if (site.op == Op::SITE) {
+    return SiteText("the state was created", "the ambient random stream", loaded);
+  }
   const char* name = RandOpName(site.op);
-  if (name == nullptr) return "first consumed here";
-  return absl::StrCat("first consumed here by `", name, "`");
+  if (name == nullptr) return SiteText("the state was created", nullptr, loaded);
+  return SiteText("the state was created", Quoted(name).c_str(), loaded);
+}
+
+std::string ConsumedNote(const RandSite& site, bool loaded) {
+  const char* name = RandOpName(site.op);
+  if (name == nullptr) return SiteText("first consumed", nullptr, loaded);
+  return SiteText("first consumed", Quoted(name).c_str(), loaded);
 }
 
 std::optional<SourceLocation> LocationOf(const Module& module, const RandSite& site) {

@@ -22,12 +22,16 @@
 namespace alea::vm {
 
 // An instruction: where a state was created or consumed. A state the host
-// made has no creating instruction: function == kNoFunction.
+// made has no creating instruction: function == kNoFunction. `module` is the
+// Vm's count of loads when the site's code ran: a state can outlive the module
+// that made it (a REPL session loads one per input and keeps its values), and
+// a function and pc of an earlier module mean nothing in the current one.
 struct RandSite {
   static constexpr uint32_t kNoFunction = UINT32_MAX;
   uint32_t function = kNoFunction;
   uint32_t pc = 0;
   Op op = Op::NOP;
+  uint32_t module = 0;
 };
 
 // Follows the Object header of a kRandState (Object::length is 0). It has no
@@ -42,8 +46,10 @@ struct RandStateBody {
   uint32_t created_pc;
   uint32_t consumed_function;
   uint32_t consumed_pc;
+  uint32_t created_module;  // RandSite::module
+  uint32_t consumed_module;
 };
-static_assert(sizeof(RandStateBody) == 32);
+static_assert(sizeof(RandStateBody) == 40);
 
 inline RandStateBody* BodyOf(Object* o) { return reinterpret_cast<RandStateBody*>(o + 1); }
 inline const RandStateBody* BodyOf(const Object* o) {
@@ -54,17 +60,18 @@ inline bool IsConsumed(const Object* o) { return BodyOf(o)->consumed != 0; }
 
 inline RandSite CreatedAt(const Object* o) {
   const RandStateBody* b = BodyOf(o);
-  return RandSite{b->created_function, b->created_pc, b->created_op};
+  return RandSite{b->created_function, b->created_pc, b->created_op, b->created_module};
 }
 inline RandSite ConsumedAt(const Object* o) {
   const RandStateBody* b = BodyOf(o);
-  return RandSite{b->consumed_function, b->consumed_pc, b->consumed_op};
+  return RandSite{b->consumed_function, b->consumed_pc, b->consumed_op, b->consumed_module};
 }
 inline void SetCreatedAt(Object* o, const RandSite& site) {
   RandStateBody* b = BodyOf(o);
   b->created_function = site.function;
   b->created_pc = site.pc;
   b->created_op = site.op;
+  b->created_module = site.module;
 }
 // Marks the state consumed by the operation at `site` (the first one: a
 // second consumption is an error before it gets here).
@@ -74,6 +81,7 @@ inline void MarkConsumed(Object* o, const RandSite& site) {
   b->consumed_function = site.function;
   b->consumed_pc = site.pc;
   b->consumed_op = site.op;
+  b->consumed_module = site.module;
 }
 
 // The builtin an opcode implements, as the language spells it (`split_n`,
@@ -83,8 +91,10 @@ const char* RandOpName(Op op);
 // The note texts of the "used twice" error: "the state was created here by
 // `split_n`" (SITE: "... by the ambient random stream"), "first consumed here
 // by `uniform`". nullopt for a site that has no note (made by the host).
-std::optional<std::string> CreatedNote(const RandSite& site);
-std::string ConsumedNote(const RandSite& site);
+// `loaded`: whether the site is in the loaded module (its note then points at
+// it); otherwise the note says the code ran in an earlier module.
+std::optional<std::string> CreatedNote(const RandSite& site, bool loaded);
+std::string ConsumedNote(const RandSite& site, bool loaded);
 
 // The source location of `site` in `module` (Function::lines), or nullopt
 // when it names no instruction there (host-made, or another module's).

@@ -71,6 +71,7 @@ void Vm::Unload() {
 absl::Status Vm::Load(const Module& module) {
   Unload();
   error_.reset();
+  ++loads_;
   auto m = std::make_unique<Module>(module);
   for (const std::string& name : m->natives) {
     auto it = std::find_if(native_table_.rbegin(), native_table_.rend(),

@@ -243,6 +243,7 @@ class Vm {
   Heap heap_;
   std::vector<std::pair<std::string, BoundNative>> native_table_;
   std::unique_ptr<Module> module_;
+  uint32_t loads_ = 0;  // Load calls so far: the RandSite::module of the loaded module's sites
   std::vector<FuncInfo> funcs_;
   std::vector<BoundNative> natives_;
   std::vector<Value> strings_;        // one owned Str per string constant

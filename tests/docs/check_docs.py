@@ -31,7 +31,7 @@ import tempfile
 
 PROMPT = "alea> "
 CONTINUATION = "  ...> "
-FENCE = re.compile(r"^(`{3,})\s*(\S*)\s*(.*)$")
+FENCE = re.compile(r"^( *)(`{3,})\s*(\S*)\s*(.*)$")
 PRINTS = re.compile(r"//\s*prints(?:\s(.*))?$")
 MAIN = re.compile(r"^\s*fn\s+main\s*\(", re.M)
 
@@ -55,11 +55,12 @@ def parse_blocks(text):
             gap.append(lines[i])
             i += 1
             continue
-        fence, lang, info = m.groups()
+        indent, fence, lang, info = m.groups()  # a block in a list item is indented
         start, body = i + 1, []
         i += 1
-        while i < len(lines) and not lines[i].startswith(fence):
-            body.append(lines[i])
+        while i < len(lines) and not lines[i].startswith(indent + fence):
+            line = lines[i]
+            body.append(line[len(indent):] if line.startswith(indent) else line.lstrip(" "))
             i += 1
         i += 1  # the closing fence
         gaps.append(gap)

@@ -783,10 +783,13 @@ TEST(RandStateOps, HeapObject) {
   EXPECT_FALSE(IsConsumed(o));
   EXPECT_EQ(CreatedAt(o).function, RandSite::kNoFunction);
   EXPECT_EQ(ConsumedAt(o).function, RandSite::kNoFunction);
-  MarkConsumed(o, RandSite{0, 7, Op::BITS});
+  MarkConsumed(o, RandSite{0, 7, Op::BITS, 3});
   EXPECT_TRUE(IsConsumed(o));
-  EXPECT_EQ(ConsumedNote(ConsumedAt(o)), "first consumed here by `bits`");
-  EXPECT_FALSE(CreatedNote(CreatedAt(o)).has_value());
+  EXPECT_EQ(ConsumedAt(o).module, 3u);
+  EXPECT_EQ(ConsumedNote(ConsumedAt(o), true), "first consumed here by `bits`");
+  EXPECT_EQ(ConsumedNote(ConsumedAt(o), false),
+            "first consumed by `bits` in code loaded earlier (in the REPL: an earlier input)");
+  EXPECT_FALSE(CreatedNote(CreatedAt(o), true).has_value());
   heap.Release(o);
   EXPECT_EQ(heap.bytes_live(), 0u);
 }
