@@ -285,7 +285,7 @@ TEST(ReduceF32, SignedZerosShowOperandOrder) {
     for (size_t at : {1, 8, 15, 16, 32, 65536, 65536 + 16}) {
       if (at >= size) continue;
       // -0.0 everywhere but one +0.0 (and the reverse): lane/chunk 0 wins
-      // when it is compared directly; the spec says what happens otherwise.
+      // when it is compared directly; vm/kernels/reduce.h says what happens otherwise.
       for (float fill : {-0.0f, 0.0f}) {
         std::vector<float> x(size, fill);
         x[at] = -fill;
