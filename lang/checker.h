@@ -53,6 +53,8 @@ class Checker {
   void CollectTopLevel();
   void CheckSccs();
   void InferScc(const std::vector<int>& scc);
+  // `main` of the root module with one parameter and no annotation on it.
+  bool IsMainWithArgs(const TopItem& item) const;
   void CheckMain();
   TopItem* LookupTop(const std::string& name);
   // Quantifies the variables of `types` above the current level (and those
@@ -60,7 +62,8 @@ class Checker {
   // per type; ambiguous constraints are defaulted.
   std::vector<types::Scheme*> Generalize(const std::vector<types::Type*>& types);
   types::Type* Instantiate(types::Scheme* scheme, Span span, std::vector<const types::Type*>* args);
-  types::Type* FromAnnotation(const TypeAnn& ann);
+  // `reason`: what a note about the type says it comes from.
+  types::Type* FromAnnotation(const TypeAnn& ann, const std::string& reason = "the annotation");
   void SuggestName(Diagnostic& d, const std::string& name);
 
   // Errors.

@@ -305,6 +305,17 @@ void Checker::InferScc(const std::vector<int>& scc) {
     if (item.fn != nullptr) {
       std::vector<Type*> params;
       for (Param& p : item.fn->params) params.push_back(ParamType(p, ""));
+      if (IsMainWithArgs(item)) {
+        // The command-line arguments: an unannotated parameter is `[Str]`
+        // before the body is inferred, as if annotated. Left a variable, the
+        // uses in the body (`len(args)`) would be generalized over and only
+        // then bound by CheckMain: the compiler would see overloads resolved
+        // at no type.
+        const Param& param = item.fn->params[0];
+        const Span span = param.pattern ? param.pattern->span : item.fn->name_span;
+        const std::string reason = "the command-line arguments of `main`";
+        params[0] = store_->Array(Prim(Kind::kStr, span, reason), At(span, reason));
+      }
       Type* result = item.fn->result
                          ? FromAnnotation(*item.fn->result)
                          : Fresh("the result of `" + item.fn->name + "`", item.fn->name_span);
@@ -312,7 +323,13 @@ void Checker::InferScc(const std::vector<int>& scc) {
                                    At(item.fn->name_span, "the function `" + item.fn->name + "`"));
       item.fn->type = item.mono;
     } else if (!let_types.contains(item.let)) {
-      Type* t = item.let->type ? FromAnnotation(*item.let->type)
+      // An `extern let` is a value of the host's (in the REPL: a session
+      // value): its type is the host's, not an annotation the reader wrote.
+      const std::string reason =
+          item.let->is_extern && item.let->pattern->kind == Pattern::Kind::kVar
+              ? "the type of `" + item.let->pattern->name + "`"
+              : "the annotation";
+      Type* t = item.let->type ? FromAnnotation(*item.let->type, reason)
                                : Fresh("the `let`", item.let->pattern->span);
       let_types[item.let] = t;
       std::vector<Local> bound;
@@ -378,6 +395,12 @@ void Checker::InferScc(const std::vector<int>& scc) {
     }
   }
   recursive_uses_.clear();
+}
+
+bool Checker::IsMainWithArgs(const TopItem& item) const {
+  return item.fn != nullptr && item.fn->name == "main" &&
+         item.module == static_cast<int>(program_.modules.size()) - 1 &&
+         item.fn->params.size() == 1 && !item.fn->params[0].type;
 }
 
 void Checker::CheckMain() {
@@ -536,21 +559,23 @@ Type* Checker::Instantiate(types::Scheme* scheme, Span span, std::vector<const T
 
 // ---- Annotations -------------------------------------------------------------
 
-Type* Checker::FromAnnotation(const TypeAnn& ann) {
-  types::Origin origin = At(ann.span, "the annotation");
+Type* Checker::FromAnnotation(const TypeAnn& ann, const std::string& reason) {
+  types::Origin origin = At(ann.span, reason);
   switch (ann.kind) {
     case TypeAnn::Kind::kTuple: {
       std::vector<Type*> elements;
-      for (const TypeAnnPtr& a : ann.args) elements.push_back(FromAnnotation(*a));
+      for (const TypeAnnPtr& a : ann.args) elements.push_back(FromAnnotation(*a, reason));
       return store_->Tuple(std::move(elements), origin);
     }
     case TypeAnn::Kind::kArray:
-      return store_->Array(ann.element ? FromAnnotation(*ann.element) : store_->Error(), origin);
+      return store_->Array(ann.element ? FromAnnotation(*ann.element, reason) : store_->Error(),
+                           origin);
     case TypeAnn::Kind::kFunction: {
       std::vector<Type*> params;
-      for (const TypeAnnPtr& a : ann.args) params.push_back(FromAnnotation(*a));
+      for (const TypeAnnPtr& a : ann.args) params.push_back(FromAnnotation(*a, reason));
       return store_->Function(std::move(params),
-                              ann.element ? FromAnnotation(*ann.element) : store_->Error(), origin);
+                              ann.element ? FromAnnotation(*ann.element, reason) : store_->Error(),
+                              origin);
     }
     case TypeAnn::Kind::kName:
       break;
