@@ -221,6 +221,14 @@ TEST(TypeCheckTest, NamedArguments) {
             "      |                                  ^~~~\n"
             "help: its parameters are `x`, `axis`\n"
             "help: did you mean `axis`?\n");
+  // `ax` is as close to `x` as to `axis`, but `x` is given by position: only
+  // `axis` can still be named.
+  EXPECT_EQ(ErrorsOf("fn main() = print(mean(ones([2]), ax: 0))"),
+            "t.alea:1:35: error: `mean` has no parameter named `ax`\n"
+            "    1 | fn main() = print(mean(ones([2]), ax: 0))\n"
+            "      |                                   ^~\n"
+            "help: its parameters are `x`, `axis`\n"
+            "help: did you mean `axis`?\n");
   EXPECT_NE(ErrorsOf("fn f(a: Int) = a\nfn main() = print(f(a: 1))")
                 .find("error: `f` takes positional arguments only, not `a:`"),
             std::string::npos);
