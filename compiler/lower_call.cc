@@ -341,16 +341,17 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     Emit(Instr::ABC(op, dst, args[0], args.size() > 1 ? args[1] : 0), at);
     return true;
   };
-  // Comparisons: Ints, Bools and unit in the registers; Floats; else by descriptor.
+  // Comparisons: Floats; every other value that is no reference (Int, Bool,
+  // unit, a dtype's number) is its register, compared as an integer; the
+  // references by descriptor, on retained copies in a window of reference
+  // registers (a plain value there would be released as a pointer).
   auto compare = [&](Op int_op, Op float_op, Op value_op, bool swap, bool negate) {
     const Type* operand = types::Resolve(site->args[0]);
     int a = args[swap ? 1 : 0], b = args[swap ? 0 : 1];
-    types::Kind k = operand->kind;
-    if (k == types::Kind::kInt || k == types::Kind::kBool ||
-        (k == types::Kind::kTuple && operand->args.empty())) {
-      Emit(Instr::ABC(int_op, dst, a, b), at);
-    } else if (k == types::Kind::kFloat) {
+    if (operand->kind == types::Kind::kFloat) {
       Emit(Instr::ABC(float_op, dst, a, b), at);
+    } else if (!pc_.IsRef(operand)) {
+      Emit(Instr::ABC(int_op, dst, a, b), at);
     } else {
       int mark = top_;
       int pair = AllocWindow({true, true});
@@ -407,13 +408,9 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       return abc(Op::F2I);
     case BuiltinId::kEq:
       return compare(Op::EQ_I, Op::EQ_F, Op::EQ_V, false, false);
-    case BuiltinId::kNe: {
-      const Type* operand = types::Resolve(site->args[0]);
-      bool structured = operand->kind != types::Kind::kInt && operand->kind != types::Kind::kBool &&
-                        operand->kind != types::Kind::kFloat &&
-                        !(operand->kind == types::Kind::kTuple && operand->args.empty());
-      return compare(Op::NE_I, Op::NE_F, Op::EQ_V, false, structured);
-    }
+    case BuiltinId::kNe:
+      // By descriptor there is only EQ_V: negate it.
+      return compare(Op::NE_I, Op::NE_F, Op::EQ_V, false, pc_.IsRef(site->args[0]));
     case BuiltinId::kLt:
       return compare(Op::LT_I, Op::LT_F, Op::LT_V, false, false);
     case BuiltinId::kLe:

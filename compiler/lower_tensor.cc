@@ -92,6 +92,24 @@ std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
   }
 }
 
+// Whether `tensor` of `data` makes a tensor of `dtype`: the native takes the
+// dtype from the data's scalar (Int i32, Float f32, Bool bool), which the
+// type checker ties to the result's.
+bool TensorDataGives(const Type* data, vm::DType dtype) {
+  data = types::Resolve(data);
+  while (data->kind == types::Kind::kArray) data = types::Resolve(data->args[0]);
+  switch (data->kind) {
+    case types::Kind::kInt:
+      return dtype == vm::DType::kI32;
+    case types::Kind::kFloat:
+      return dtype == vm::DType::kF32;
+    case types::Kind::kBool:
+      return dtype == vm::DType::kBool;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 vm::DType StaticDType(const Type* t) {
@@ -226,6 +244,10 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
       CallNative("t_arange", {reg(arg(0)), reg(arg(1)), dtype_imm(site->result)}, true, dst, at);
       return true;
     case BuiltinId::kTensor:
+      // An instance the checker never saw can break that tie: an unused
+      // generic top-level let (`let e = tensor([])`) compiled at unit. Not
+      // compiled (a diagnostic), rather than failed at run time.
+      if (!TensorDataGives(site->args[0], StaticDType(site->result))) return false;
       CallNative("t_tensor", {reg(arg(0)), imm(pc_.TypeDescOf(site->args[0]))}, true, dst, at);
       return true;
     case BuiltinId::kShape:

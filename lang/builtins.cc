@@ -379,21 +379,44 @@ Tri TryOverload(const Builtin& builtin, absl::Span<Type* const> args,
   }
   Type* res = store.Instantiate(builtin.result, subst, level, origin);
   if (!types::Unify(res, result, &trail, nullptr)) return Tri::kNo;
+  if (builtin.var_a == nullptr) return Tri::kYes;
+  return CheckPredicate(builtin, store.Instantiate(builtin.var_a, subst, level, origin), res, store,
+                        origin, trail);
+}
+
+Tri CheckPredicate(const Builtin& builtin, Type* a, Type* result, types::TypeStore& store,
+                   const types::Origin* origin, types::Trail& trail) {
   Tri out = Tri::kYes;
-  if (builtin.var_a != nullptr) {
-    Type* a = store.Instantiate(builtin.var_a, subst, level, origin);
-    if ((builtin.flags & kBuiltinEq) != 0) out = AdmitsEquality(a);
-    if ((builtin.flags & kBuiltinOrd) != 0) out = IsOrdered(a);
-    if ((builtin.flags & kBuiltinTensorData) != 0) {
-      types::DType dtype;
-      out = TensorDataDType(a, &dtype);
-      if (out == Tri::kYes && !types::Unify(types::Resolve(res)->args[0],
-                                            store.DTypeConst(dtype, *origin), &trail, nullptr)) {
-        return Tri::kNo;
-      }
+  if ((builtin.flags & kBuiltinEq) != 0) out = AdmitsEquality(a);
+  if ((builtin.flags & kBuiltinOrd) != 0) out = IsOrdered(a);
+  if ((builtin.flags & kBuiltinTensorData) != 0) {
+    types::DType dtype;
+    out = TensorDataDType(a, &dtype);
+    if (out == Tri::kYes && !types::Unify(types::Resolve(result)->args[0],
+                                          store.DTypeConst(dtype, *origin), &trail, nullptr)) {
+      return Tri::kNo;
     }
   }
   return out;
+}
+
+bool DefaultTensorData(Type* data, Type* result, types::TypeStore& store,
+                       const types::Origin& origin) {
+  Type* scalar = types::Resolve(data);
+  for (int depth = 0; scalar->kind == Kind::kArray && depth < types::kMaxTypeDepth; ++depth) {
+    scalar = types::Resolve(scalar->args[0]);
+  }
+  if (scalar->kind != Kind::kVar) return false;
+  Kind kind = Kind::kFloat;
+  const Type* r = types::Resolve(result);
+  const Type* d = r->kind == Kind::kTensor ? types::Resolve(r->args[0]) : nullptr;
+  if (d != nullptr && d->kind == Kind::kDTypeConst) {
+    // The scalar TensorDataDType maps to that dtype (u32 has none: Float,
+    // which then fails to fit and is reported as any other wrong data).
+    if (d->dtype == types::DType::kI32) kind = Kind::kInt;
+    if (d->dtype == types::DType::kBool) kind = Kind::kBool;
+  }
+  return types::Unify(scalar, store.Prim(kind, origin), nullptr, nullptr);
 }
 
 std::optional<OverloadResolution> ResolveOverload(std::string_view name,

@@ -99,6 +99,20 @@ Tri TryOverload(const Builtin& builtin, absl::Span<types::Type* const> args,
                 types::TypeStore& store, int level, const types::Origin* origin,
                 types::Trail& trail);
 
+// The predicate of a builtin with a template variable `a` (kBuiltinEq,
+// kBuiltinOrd, kBuiltinTensorData) on `a`'s instance. `tensor`'s also binds
+// the dtype of `result` (the instantiated result, a Tensor) to the one the
+// data's scalar picks, saved on `trail`.
+Tri CheckPredicate(const Builtin& builtin, types::Type* a, types::Type* result,
+                   types::TypeStore& store, const types::Origin* origin, types::Trail& trail);
+// Defaulting of `tensor(data)` when nothing binds the scalar under the
+// arrays (`tensor([])`, `tensor([[]])`): it becomes the scalar of the
+// result's dtype if that is known (Int for i32, Bool for bool), else Float,
+// so the tensor is f32 as NumPy's `np.array([])` is float64. False when the
+// scalar is no variable.
+bool DefaultTensorData(types::Type* data, types::Type* result, types::TypeStore& store,
+                       const types::Origin& origin);
+
 struct OverloadResolution {
   BuiltinId id;
   const types::Type* result;  // allocated in the caller's store

@@ -31,16 +31,13 @@ Tri TryValue(const Builtin& b, Type* site, types::TypeStore& store, int level,
   for (const BuiltinParam& p : b.params) {
     if (!p.optional) params.push_back(store.Instantiate(p.type, subst, level, origin));
   }
-  Type* fn =
-      store.Function(std::move(params), store.Instantiate(b.result, subst, level, origin), *origin);
+  Type* result = store.Instantiate(b.result, subst, level, origin);
+  Type* fn = store.Function(std::move(params), result, *origin);
   if (!types::Unify(fn, site, &trail, nullptr)) return Tri::kNo;
-  if (b.var_a != nullptr && (b.flags & (kBuiltinEq | kBuiltinOrd | kBuiltinTensorData)) != 0) {
-    Type* a = store.Instantiate(b.var_a, subst, level, origin);
-    if ((b.flags & kBuiltinOrd) != 0) return IsOrdered(a);
-    if ((b.flags & kBuiltinEq) != 0) return AdmitsEquality(a);
-    return Tri::kUnknown;
-  }
-  return Tri::kYes;
+  // As a call's: `tensor` as a value ties its result's dtype to the data too.
+  if (b.var_a == nullptr) return Tri::kYes;
+  return CheckPredicate(b, store.Instantiate(b.var_a, subst, level, origin), result, store, origin,
+                        trail);
 }
 
 bool IsIdentifier(const std::string& name) {
@@ -207,6 +204,19 @@ void Checker::SolvePending(int min_level) {
 }
 
 void Checker::DefaultConstraint(types::Constraint& c) {
+  // Settling with the predicate still open is right for `==` (every type
+  // of the open part admits it), not for `tensor`, whose dtype the scalar
+  // decides: that scalar is defaulted first. Like a call's site, a value's
+  // is the function type `(data) -> Tensor(d)`.
+  if (const Type* fn = types::Resolve(c.site);
+      fn->kind == Kind::kFunction && fn->args.size() == 1) {
+    std::vector<Candidate> viable = Viable(c, *store_, level_);
+    if (viable.size() == 1 && viable[0].fits == Tri::kUnknown &&
+        (GetBuiltin(viable[0].id).flags & kBuiltinTensorData) != 0) {
+      DefaultTensorData(fn->args[0], fn->result, *store_,
+                        At(c.span, "the default element type of `tensor`"));
+    }
+  }
   if (TrySolve(c, true)) return;
   Type* site = types::Resolve(c.site);
   for (uint8_t kind : {uint8_t{1}, uint8_t{2}}) {

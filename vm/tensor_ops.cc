@@ -513,12 +513,13 @@ void FoldChunks(kernels::ReduceOp op, const uint32_t* parts, int64_t first, int6
   }
 }
 
-// A reduction split across the pool (n >= 1); false when it is too small to
-// split (or has no pool): the caller runs it on its own thread. Contiguous
-// rows (inner == 1) longer than one chunk are split by whole chunks, each
-// reduced by the same kernel as a row of one chunk, and the chunk results
-// folded here in reduce.h's order; otherwise whole outputs are split (rows
-// of [outer, inner] outputs), each computed exactly as a single call would.
+// A reduction split across the pool (n, outer, inner >= 1); false when it is
+// too small to split (or has no pool): the caller runs it on its own thread.
+// Contiguous rows (inner == 1) longer than one chunk are split by whole
+// chunks, each reduced by the same kernel as a row of one chunk, and the
+// chunk results folded here in reduce.h's order; otherwise whole outputs are
+// split (rows of [outer, inner] outputs), each computed exactly as a single
+// call would.
 bool RunSplitReduce(TensorContext& cx, kernels::ReduceOp op, DType dtype, int64_t outer, int64_t n,
                     int64_t inner, const void* x, Object* out) {
   ThreadPool* pool = cx.pool();
@@ -639,6 +640,11 @@ Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
   const DType result = op == kernels::ReduceOp::kArgmax ? DType::kI32 : dtype;
   Object* out = cx.New(result, result_shape);
   if (out == nullptr) return nullptr;
+  // No outputs (another axis has length 0), so nothing to compute, whatever
+  // n is: an empty result as NumPy's (`np.zeros((2, 0)).max(axis=0)` is
+  // `[]`). Every path below may then assume outer, inner >= 1 (the split's
+  // rows per range divide by n * inner).
+  if (outer == 0 || inner == 0) return out;
   if (RunSplitReduce(cx, op, dtype, outer, n, inner, DataOf(x), out)) return out;
   if (RunJitReduce(cx, op, dtype, outer, n, inner, ElementsOf<float>(x), out)) return out;
   if (kernels::Reduce(op, dtype, outer, n, inner, DataOf(x), DataOf(out)) ==

@@ -122,7 +122,9 @@ Object* Cast(TensorContext& cx, TensorArg x, DType dtype);
 // ---- Reductions and matmul (tensor_ops.cc) ----
 // Whole tensor when `axis` is empty (a 0-d result), else along the axis
 // (negative counts from the end; kAxisOutOfRange), which disappears from the
-// shape. kReduceEmpty names the builtin (`max`, `min`, `argmax`).
+// shape. kReduceEmpty names the builtin (`max`, `min`, `argmax`) when
+// outputs exist but the axis is empty; with no outputs (another axis of
+// length 0) the result is empty whatever the op, as NumPy's.
 Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
                std::optional<int64_t> axis);
 // x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added

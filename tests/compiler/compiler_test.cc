@@ -239,5 +239,35 @@ TEST(Lower, MainTakesArgs) {
   EXPECT_EQ(Count(m.functions[m.main], Op::LEN), 1);
 }
 
+TEST(Lower, MainTakesUnannotatedArgs) {
+  vm::Module m = MustCompile("fn main(args) { print(len(args)) }\n");
+  EXPECT_TRUE(m.main_takes_args);
+  EXPECT_EQ(Count(m.functions[m.main], Op::LEN), 1);
+}
+
+// A dtype is its number in a plain register: compared as an Int, never
+// copied into reference registers (whose RELEASE would take it for a
+// pointer); inside a tuple by descriptor as before.
+TEST(Lower, DTypeComparisonsInRegisters) {
+  vm::Module m = MustCompile(
+      "fn main() { print(i32 == i32); print(f32 != f32); print((i32, 1) == (i32, 1)) }");
+  const vm::Function& f = m.functions[m.main];
+  EXPECT_EQ(Count(f, Op::EQ_I), 1);
+  EXPECT_EQ(Count(f, Op::NE_I), 1);
+  EXPECT_EQ(Count(f, Op::EQ_V), 1);
+  EXPECT_EQ(Count(f, Op::NOT), 0);
+}
+
+// An unused generic top-level let is computed at unit, which `tensor` has no
+// dtype for: a diagnostic, not a call that fails at run time.
+TEST(Errors, TensorOfUnitData) {
+  Compiled c = CompileText("let e = tensor([])\nfn main() = print(1)\n");
+  EXPECT_FALSE(c.module.ok());
+  EXPECT_NE(c.diagnostics.find("error: `tensor` is not supported by `alea run` yet"),
+            std::string::npos)
+      << c.diagnostics;
+  MustCompile("let e = tensor([])\nfn main() { let a: Tensor(i32) = e; print((a, e)) }\n");
+}
+
 }  // namespace
 }  // namespace alea::compiler

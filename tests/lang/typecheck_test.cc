@@ -609,3 +609,62 @@ TEST(TypeCheckTest, ComparisonsWithAKnownResultStayPolymorphic) {
 
 }  // namespace
 }  // namespace alea::lang
+
+namespace alea::lang {
+namespace {
+
+// The type of `fn main() = print(EXPR)`'s argument once checking is done.
+std::string PrintedType(const std::string& source) {
+  auto c = Check(source);
+  EXPECT_TRUE(c->ok) << source << "\n" << c->Errors();
+  const FnDecl* main = c->Fn("main");
+  if (main == nullptr || main->body->kind != Expr::Kind::kCall) return "<no print call>";
+  return types::ToString(main->body->args[0].value->type);
+}
+
+// Nothing binds the scalar of `tensor([])`: it follows the result's dtype
+// when that is known, else it is Float (f32, as NumPy's `np.array([])` is
+// float64), never left open for the run-time to refuse.
+TEST(TypeCheckTest, TensorOfEmptyArraysDefaultsTheScalar) {
+  EXPECT_EQ(PrintedType("fn main() = print(tensor([]))"), "Tensor(f32)");
+  EXPECT_EQ(PrintedType("fn main() = print(tensor([[], []]))"), "Tensor(f32)");
+  EXPECT_EQ(PrintedType("fn main() = print({ let f = tensor; f([]) })"), "Tensor(f32)");
+  EXPECT_EQ(PrintedType("fn t(x) = tensor(x)\nfn main() = print(t([[]]))"), "Tensor(f32)");
+  EXPECT_EQ(PrintedType("fn main() = print({ let t: Tensor(i32) = tensor([]); t })"),
+            "Tensor(i32)");
+  EXPECT_EQ(PrintedType("fn main() = print({ let t: Tensor(bool) = tensor([[]]); t })"),
+            "Tensor(bool)");
+  // No scalar gives u32.
+  EXPECT_NE(ErrorsOf("fn main() { let t: Tensor(u32) = tensor([]); print(t) }")
+                .find("error: `tensor` takes an Int, Float or Bool, or nested arrays of one, "
+                      "not `[Float]`"),
+            std::string::npos);
+}
+
+// `tensor` as a value ties its result's dtype to the data as a call does.
+TEST(TypeCheckTest, TensorAsAValueTiesTheDType) {
+  EXPECT_EQ(PrintedType("fn main() = print({ let f = tensor; f([1, 2]) })"), "Tensor(i32)");
+  EXPECT_EQ(PrintedType("fn main() = print(map([[true]], tensor))"), "[Tensor(bool)]");
+  EXPECT_NE(ErrorsOf("fn main() { let f = tensor; let t: Tensor(f32) = f([1, 2]); print(t) }")
+                .find("error: no `tensor` for type `([Int]) -> Tensor(f32)`"),
+            std::string::npos);
+}
+
+// An unannotated parameter of `main` is `[Str]` while its body is checked,
+// so the overloads used on it resolve there.
+TEST(TypeCheckTest, MainParameterIsTheArguments) {
+  auto c = Check("fn main(args) = print(len(args))");
+  ASSERT_TRUE(c->ok) << c->Errors();
+  EXPECT_EQ(c->FnType("main"), "([Str]) -> ()");
+  const Expr& len = *c->Fn("main")->body->args[0].value;
+  EXPECT_EQ(len.builtin, static_cast<int>(BuiltinId::kLenArray));
+  EXPECT_NE(ErrorsOf("fn main(args) = print(args + 1)")
+                .find("note: `[Str]` comes from the command-line arguments of `main` here"),
+            std::string::npos);
+  // Only the root module's `main` is the program's entry.
+  auto lib = Check(std::vector<std::string>{"fn main(x) = x + 1", "fn f() = 1"});
+  EXPECT_TRUE(lib->ok) << lib->Errors();
+}
+
+}  // namespace
+}  // namespace alea::lang

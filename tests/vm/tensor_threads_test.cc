@@ -4,7 +4,7 @@
 // integer ops and their division-by-zero error, reductions (every op and
 // dtype, whole tensors and axes, lengths around the reduction chunk, NaNs
 // and signed zeros placed so that a wrong combination of chunk results
-// shows), matrix products (edge shapes, large, batched) and fused programs.
+// shows, tensors of 0 elements), matrix products (edge shapes, large, batched) and fused programs.
 //
 // A test that passed because nothing was split would prove nothing, so the
 // large cases also check that the op started the pool's workers: they start
@@ -436,6 +436,64 @@ TEST_P(TensorThreads, ReductionsAlongAxes) {
                          static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, c.axis); },
             c.splits && !(op == ReduceOp::kArgmax && long_rows && c.shape[0] < 2));
+      }
+      heap_.Release(x);
+    }
+  }
+}
+
+// Tensors with 0 elements: along an axis of nonzero length the result has
+// no elements either, whatever the op (NumPy's `np.zeros((2, 0)).max(axis=0)`
+// is `[]`); along an axis of length 0 sum and mean give 0 and NaN per
+// output, and max, min and argmax of outputs that exist are an error. The
+// pools must agree with one thread (they used to divide by the empty
+// product of the later axes).
+TEST_P(TensorThreads, ReductionsOfEmptyTensors) {
+  struct Case {
+    Dims shape;
+    std::optional<int64_t> axis;
+    Dims result;          // the result's shape
+    bool no_identity_ok;  // max, min, argmax give a result (else an error)
+  };
+  const Case cases[] = {
+      {{2, 0}, 0, {0}, true},
+      {{2, 0}, 1, {2}, false},
+      {{2, 0}, -1, {2}, false},
+      {{3, 2, 0}, 1, {3, 0}, true},
+      {{3, 0, 2}, 1, {3, 2}, false},
+      {{0, 3}, 0, {3}, false},
+      {{0, 3}, 1, {0}, true},
+      {{0, 0}, 0, {0}, true},
+      {{70000, 0}, 0, {0}, true},
+      {{0, 70000}, 1, {0}, true},
+      {{2, 70000, 0}, 1, {2, 0}, true},
+      {{0}, std::nullopt, {}, false},
+      {{2, 0}, std::nullopt, {}, false},
+  };
+  for (const Case& c : cases) {
+    for (DType dtype : {DType::kF32, DType::kI32, DType::kU32}) {
+      Object* x = heap_.NewTensor(dtype, c.shape);
+      ASSERT_NE(x, nullptr);
+      for (ReduceOp op :
+           {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kArgmax}) {
+        if (op == ReduceOp::kMean && dtype != DType::kF32) continue;
+        const std::string what =
+            absl::StrCat(Name(c.shape), " axis ", c.axis.has_value() ? *c.axis : 99, " ",
+                         DTypeName(dtype), " op ", static_cast<int>(op));
+        SCOPED_TRACE(what);
+        const bool has_identity = op == ReduceOp::kSum || op == ReduceOp::kMean;
+        TensorContext alone(heap_, jit());
+        Object* want = Reduce(alone, op, x, c.axis);
+        if (has_identity || c.no_identity_ok) {
+          ASSERT_NE(want, nullptr);
+          EXPECT_EQ(ShapeOf(want), absl::Span<const int64_t>(c.result));
+          heap_.Release(want);
+        } else {
+          ASSERT_EQ(want, nullptr);
+          EXPECT_EQ(alone.TakeError().id, RuntimeErrorId::kReduceEmpty);
+        }
+        ExpectSameOnEveryPool(
+            what, [&](TensorContext& cx) { return Reduce(cx, op, x, c.axis); }, false);
       }
       heap_.Release(x);
     }

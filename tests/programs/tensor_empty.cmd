@@ -1,0 +1,1 @@
+run --threads 4
