@@ -251,8 +251,11 @@ void ProgramCompiler::CompileInit() {
     // Every let is computed, used or not (its effects and errors happen), but
     // for an unused generic one that has no effects.
     for (const lang::TopLet* let : order) {
-      // A host value exists whether it is used or not: the host sets it by name.
-      if (let->is_extern && let->pattern && let->pattern->kind == Pattern::Kind::kVar) {
+      // A host value exists whether it is used or not: the host sets it by
+      // name. Without a host (`alea run`) only a used one is made, and is an
+      // error: an unused declaration is fine, as an unused `extern fn` is.
+      if (has_host_ && let->is_extern && let->pattern &&
+          let->pattern->kind == Pattern::Kind::kVar) {
         GlobalInstance(let->pattern.get(), {});
       }
       if (!let->pattern || !let->value || !let_instances_[let].empty()) continue;
