@@ -17,12 +17,10 @@
 #include "lang/diagnostics.h"
 #include "lang/program.h"
 #include "lang/source.h"
+#include "lang/suggest.h"
 #include "lang/types.h"
 
 namespace alea::lang {
-
-// Levenshtein distance, for "did you mean" suggestions.
-int EditDistance(std::string_view a, std::string_view b);
 
 class Checker {
  public:

@@ -69,21 +69,6 @@ void FreeNames(const Expr& e, std::vector<std::string>& scope, F& use) {
 
 }  // namespace
 
-int EditDistance(std::string_view a, std::string_view b) {
-  std::vector<int> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    int diag = row[0];
-    row[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      int up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 bool TypeCheck(Program& program, const SourceManager& sources, Diagnostics& diags,
                bool states_in_top_lets) {
   Checker checker(program, sources, diags);
@@ -634,23 +619,11 @@ Type* Checker::FromAnnotation(const TypeAnn& ann, const std::string& reason) {
 // ---- Errors --------------------------------------------------------------------
 
 void Checker::SuggestName(Diagnostic& d, const std::string& name) {
-  // Short names are close to too much: `a` is one edit from every one-letter
-  // name, so only longer names get suggestions, and the shorter, the closer.
-  if (name.size() < 3) return;
-  std::string best;
-  int best_distance = name.size() <= 4 ? 2 : 3;
-  auto consider = [&](std::string_view candidate) {
-    if (candidate == name) return;
-    int dist = EditDistance(name, candidate);
-    if (dist < best_distance) {
-      best_distance = dist;
-      best = std::string(candidate);
-    }
-  };
-  for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) consider(it->name);
-  for (const auto& [top, index] : visible_[module_]) consider(top);
-  for (std::string_view b : BuiltinNames()) consider(b);
-  if (!best.empty()) d.Help(DiagId::kHelpDidYouMean, best);
+  NearestName nearest(name);
+  for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) nearest.Consider(it->name);
+  for (const auto& [top, index] : visible_[module_]) nearest.Consider(top);
+  for (std::string_view b : BuiltinNames()) nearest.Consider(b);
+  if (!nearest.best().empty()) d.Help(DiagId::kHelpDidYouMean, nearest.best());
 }
 
 bool Checker::Expect(Type* expected, Type* found, Span span) {

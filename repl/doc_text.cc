@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lang/builtin_docs.h"
-#include "lang/checker.h"
+#include "lang/suggest.h"
 
 namespace alea::repl {
 
@@ -12,16 +12,11 @@ DocLookup LookUpDoc(std::string_view name) {
   if (docs.empty()) {
     std::string message =
         absl::StrCat("no builtin is named `", absl::string_view(name.data(), name.size()), "`");
-    std::string_view best;
-    int best_distance = name.size() <= 4 ? 2 : 3;
+    lang::NearestName nearest(name);
     for (const lang::BuiltinDoc& doc : lang::BuiltinDocs()) {
-      std::string_view candidate = lang::BuiltinDisplayName(doc.name);
-      int distance = lang::EditDistance(name, candidate);
-      if (distance < best_distance) {
-        best_distance = distance;
-        best = candidate;
-      }
+      nearest.Consider(lang::BuiltinDisplayName(doc.name));
     }
+    const std::string& best = nearest.best();
     if (!best.empty())
       absl::StrAppend(&message, "; did you mean `", absl::string_view(best.data(), best.size()),
                       "`?");
