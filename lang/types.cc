@@ -1,10 +1,9 @@
 #include "lang/types.h"
 
 #include <algorithm>
-#include <iterator>
-#include <string_view>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -415,18 +414,19 @@ std::string ToString(const Scheme& scheme) {
       bool named = i < c.arg_names.size() && !c.arg_names[i].empty();
       args.push_back(named ? absl::StrCat(c.arg_names[i], ": ", arg) : arg);
     }
+    // In the syntax of the use: an operator between or before its operands
+    // (builtins.def spells unary minus `u-`), indexing and slicing as such.
     std::string use;
-    static constexpr std::string_view kBinary[] = {"+",  "-",  "*", "/",  "%", "@",
-                                                   "==", "!=", "<", "<=", ">", ">="};
-    bool binary = std::find(std::begin(kBinary), std::end(kBinary), c.name) != std::end(kBinary);
-    if (binary && args.size() == 2) {
-      use = absl::StrCat(args[0], " ", c.name, " ", args[1]);
-    } else if ((c.name == "u-" || c.name == "!") && args.size() == 1) {
-      use = absl::StrCat(c.name == "u-" ? "-" : "!", args[0]);
-    } else if (c.name == "[]" && args.size() == 2) {
+    const bool op =
+        c.name == "u-" || (!c.name.empty() && !absl::ascii_isalpha(c.name[0]) && c.name[0] != '_');
+    if (c.name == "[]" && args.size() == 2) {
       use = absl::StrCat(args[0], "[", args[1], "]");
     } else if (c.name == "[:]" && args.size() == 3) {
       use = absl::StrCat(args[0], "[", args[1], ":", args[2], "]");
+    } else if (op && args.size() == 2) {
+      use = absl::StrCat(args[0], " ", c.name, " ", args[1]);
+    } else if (op && args.size() == 1) {
+      use = absl::StrCat(c.name == "u-" ? "-" : c.name, args[0]);
     } else {
       use = absl::StrCat(c.name, "(", absl::StrJoin(args, ", "), ")");
     }
