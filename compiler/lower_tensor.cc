@@ -96,18 +96,10 @@ std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
 // dtype from the data's scalar (Int i32, Float f32, Bool bool), which the
 // type checker ties to the result's.
 bool TensorDataGives(const Type* data, vm::DType dtype) {
-  data = types::Resolve(data);
-  while (data->kind == types::Kind::kArray) data = types::Resolve(data->args[0]);
-  switch (data->kind) {
-    case types::Kind::kInt:
-      return dtype == vm::DType::kI32;
-    case types::Kind::kFloat:
-      return dtype == vm::DType::kF32;
-    case types::Kind::kBool:
-      return dtype == vm::DType::kBool;
-    default:
-      return false;
-  }
+  types::DType scalar_dtype;
+  // lang's and vm's dtype enums list f32 i32 u32 bool in the same order.
+  return lang::TensorDataDType(data, &scalar_dtype) == lang::Tri::kYes &&
+         static_cast<vm::DType>(scalar_dtype) == dtype;
 }
 
 }  // namespace

@@ -238,7 +238,8 @@ Type* DTypeDefault(const std::string& text, types::TypeStore& store) {
   return nullptr;
 }
 
-// `tensor(data)`: the scalar under any number of array levels picks the dtype.
+}  // namespace
+
 Tri TensorDataDType(const Type* data, types::DType* dtype) {
   data = types::Resolve(data);
   for (int depth = 0; data->kind == Kind::kArray && depth < types::kMaxTypeDepth; ++depth) {
@@ -261,8 +262,6 @@ Tri TensorDataDType(const Type* data, types::DType* dtype) {
       return Tri::kNo;
   }
 }
-
-}  // namespace
 
 const Builtin& GetBuiltin(BuiltinId id) { return GetTable().builtins[static_cast<size_t>(id)]; }
 

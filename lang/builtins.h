@@ -99,6 +99,10 @@ Tri TryOverload(const Builtin& builtin, absl::Span<types::Type* const> args,
                 types::TypeStore& store, int level, const types::Origin* origin,
                 types::Trail& trail);
 
+// `tensor(data)`: the dtype the scalar under any number of array levels
+// picks (Int i32, Float f32, Bool bool); kUnknown while it is a variable.
+Tri TensorDataDType(const types::Type* data, types::DType* dtype);
+
 // The predicate of a builtin with a template variable `a` (kBuiltinEq,
 // kBuiltinOrd, kBuiltinTensorData) on `a`'s instance. `tensor`'s also binds
 // the dtype of `result` (the instantiated result, a Tensor) to the one the
