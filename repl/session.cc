@@ -12,7 +12,6 @@
 #include "compiler/compiler.h"
 #include "embed/runtime_diagnostic.h"
 #include "lang/ast_walk.h"
-#include "lang/builtin_docs.h"
 #include "lang/builtins.h"
 #include "lang/desugar.h"
 #include "lang/front_end.h"
@@ -87,9 +86,10 @@ std::string NameTypeText(const lang::FnDecl& wrapper) {
     return "";
   }
   std::string out;
-  for (const std::string& line : lang::BuiltinSignatureLines(e->name)) {
+  for (lang::BuiltinId id : lang::BuiltinOverloads(e->name)) {
+    const std::string_view signature = lang::GetBuiltin(id).signature;
     absl::StrAppend(&out, absl::string_view(e->name), " : ",
-                    absl::string_view(line).substr(e->name.size()), "\n");
+                    absl::string_view(signature.data(), signature.size()), "\n");
   }
   return out;
 }
