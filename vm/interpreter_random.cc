@@ -61,23 +61,19 @@ bool Vm::RaiseStateReused(const Object* state) {
   RuntimeError e = MakeRuntimeError(RuntimeErrorId::kStateReused);
   // A site of an earlier module gets a note without a location: its function
   // and pc would name unrelated code of the current one.
-  const RandSite created = CreatedAt(state);
-  const bool created_loaded = created.module == loads_;
-  if (std::optional<std::string> note = CreatedNote(created, created_loaded)) {
-    if (!created_loaded) {
-      e.notes.emplace_back(SourceLocation{}, *note);
-    } else if (std::optional<SourceLocation> at = LocationOf(*module_, created)) {
-      e.notes.emplace_back(*at, *note);
+  auto add_note = [&](const RandSite& site, const std::optional<std::string>& text) {
+    if (!text) return;
+    if (site.module != loads_) {
+      e.notes.emplace_back(SourceLocation{}, *text);
+    } else if (std::optional<SourceLocation> at = LocationOf(*module_, site)) {
+      e.notes.emplace_back(*at, *text);
     }
-  }
+  };
+  const RandSite created = CreatedAt(state);
+  add_note(created, CreatedNote(created, created.module == loads_));
   const RandSite consumed = ConsumedAt(state);
-  const bool consumed_loaded = consumed.module == loads_;
-  if (consumed.function == RandSite::kNoFunction) {
-    // consumed outside any instruction: no note
-  } else if (!consumed_loaded) {
-    e.notes.emplace_back(SourceLocation{}, ConsumedNote(consumed, false));
-  } else if (std::optional<SourceLocation> at = LocationOf(*module_, consumed)) {
-    e.notes.emplace_back(*at, ConsumedNote(consumed, true));
+  if (consumed.function != RandSite::kNoFunction) {  // else consumed outside any instruction
+    add_note(consumed, ConsumedNote(consumed, consumed.module == loads_));
   }
   SetError(std::move(e));
   return false;
