@@ -192,6 +192,14 @@ class FunctionCompiler {
   // Evaluates the arguments of a call into a new window starting at `base + skip`.
   void ArgsInto(const std::vector<const Expr*>& args, int first);
 
+  // ---- Records and variants (lower_types.cc) ----
+  // A constructor applied to `args` (written in field order), into dest.
+  void Construct(const Expr& e, const lang::types::Ctor& c, const std::vector<const Expr*>& args,
+                 Dest dest);
+  void Record(const Expr& e, Dest dest);
+  void FieldRead(const Expr& e, Dest dest);
+  void CtorValue(const Expr& e, int dst);
+
   // ---- Patterns (lower_match.cc) ----
   // Binds the variables of an irrefutable pattern from the value in `src`
   // (borrowed) into new registers.
@@ -199,6 +207,8 @@ class FunctionCompiler {
   void Match(const Expr& e, Dest dest);
   void TestPattern(const Pattern& p, int src, const Type* type, Label& fail);
   void BindPattern(const Pattern& p, int src, const Type* type);
+  // The types of the parts of a tuple, constructor or record pattern's value.
+  std::vector<const Type*> PartTypes(const Pattern& p, const Type* type);
 
   ProgramCompiler& pc_;
   Subst subst_;
@@ -233,6 +243,14 @@ class ProgramCompiler {
   // The first unsupported part of a concrete type (`Tensor`, `RandState`), or "".
   std::string UnsupportedPart(const Type* t);
   uint32_t TypeDescOf(const Type* t);
+  // TUPLE's type for constructor `c` of the declared type `t`: the record's
+  // own descriptor, or a variant constructor's kCase.
+  uint32_t CaseDescOf(const Type* t, const lang::types::Ctor& c);
+  // The concrete field types of constructor `c` of the concrete type `t`.
+  std::vector<const Type*> FieldTypesOf(const Type* t, const lang::types::Ctor& c);
+  // A function taking the fields of `c` and returning the value of type
+  // `t` (a constructor used as a value: `map(xs, Some)`).
+  int CtorWrapper(const lang::types::Ctor& c, const Type* t);
   const Type* Unit();
   const Type* IntType();
 

@@ -57,6 +57,9 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   std::vector<const Expr*> args;
   for (const lang::Arg& arg : e.args) args.push_back(arg.value.get());
   bool direct = callee.kind == Expr::Kind::kName;
+  if (direct && callee.name_kind == lang::NameKind::kConstructor) {
+    return Construct(e, *callee.ctor, args, dest);
+  }
   if (direct && callee.name_kind == lang::NameKind::kBuiltin) {
     if (TryFused(e, dest)) return;
     std::vector<int> param_of_arg;

@@ -49,7 +49,8 @@ void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, c
     const Pattern& p = *params[i].pattern;
     if (p.kind == Pattern::Kind::kVar) {
       vars_[VarKey(&p, "")] = static_cast<int>(i);
-    } else if (p.kind == Pattern::Kind::kTuple) {
+    } else if (p.kind == Pattern::Kind::kTuple || p.kind == Pattern::Kind::kCtor ||
+               p.kind == Pattern::Kind::kRecord) {
       Destructure(p, static_cast<int>(i), T(p.type));
     }
   }
@@ -124,6 +125,10 @@ void FunctionCompiler::Into(const Expr& e, Dest dest) {
       return SliceExpr(e, dest);
     case Expr::Kind::kWith:
       return With(e, dest);
+    case Expr::Kind::kRecord:
+      return Record(e, dest);
+    case Expr::Kind::kField:
+      return FieldRead(e, dest);
     case Expr::Kind::kLambda: {
       int r = Target(dest, e.type);
       Lambda(e, r);
@@ -212,6 +217,9 @@ void FunctionCompiler::Name(const Expr& e, int dst) {
     case lang::NameKind::kBuiltin:
       BuiltinValue(e, dst);
       return;
+    case lang::NameKind::kConstructor:
+      CtorValue(e, dst);
+      return;
     case lang::NameKind::kUnresolved:
       pc_.Unsupported(Quoted(e.name), e.span);
       return;
@@ -288,7 +296,9 @@ void FunctionCompiler::LetStmt(const lang::Stmt& stmt, const std::vector<const E
       vars_[VarKey(&p, "")] = r;
       return;
     }
-    case Pattern::Kind::kTuple: {
+    case Pattern::Kind::kTuple:
+    case Pattern::Kind::kCtor:
+    case Pattern::Kind::kRecord: {
       Operand o = Eval(value, /*borrow_ok=*/true);
       Destructure(p, o.reg, T(value.type));
       Free(o);

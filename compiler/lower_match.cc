@@ -14,8 +14,13 @@ using vm::Op;
 
 namespace {
 
+// Whether the constructor of a kCtor pattern must be tested (its type has others).
+bool TestsTag(const Pattern& p) {
+  return p.kind == Pattern::Kind::kCtor && p.ctor != nullptr && p.ctor->owner->ctors.size() > 1;
+}
+
 bool Refutable(const Pattern& p) {
-  if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool) return true;
+  if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool || TestsTag(p)) return true;
   for (const lang::PatternPtr& element : p.elements) {
     if (Refutable(*element)) return true;
   }
@@ -30,7 +35,31 @@ bool HasVars(const Pattern& p) {
   return false;
 }
 
+// The sub-patterns of a tuple, constructor or record pattern by field
+// position (a record pattern's unnamed fields are null), and the field types.
+std::vector<const Pattern*> SubPatterns(const Pattern& p, size_t fields) {
+  std::vector<const Pattern*> out(fields, nullptr);
+  for (size_t k = 0; k < p.elements.size(); ++k) {
+    size_t i = k;
+    if (p.kind == Pattern::Kind::kRecord) {
+      if (k >= p.field_index.size() || p.field_index[k] < 0) continue;
+      i = static_cast<size_t>(p.field_index[k]);
+    }
+    if (i < fields) out[i] = p.elements[k].get();
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<const Type*> FunctionCompiler::PartTypes(const Pattern& p, const Type* type) {
+  type = types::Resolve(type);
+  if (p.kind == Pattern::Kind::kTuple) {
+    return std::vector<const Type*>(type->args.begin(), type->args.end());
+  }
+  if (p.ctor == nullptr || type->kind != types::Kind::kNamed) return {};
+  return pc_.FieldTypesOf(type, *p.ctor);
+}
 
 void FunctionCompiler::Destructure(const Pattern& p, int src, const Type* type) {
   type = types::Resolve(type);
@@ -47,10 +76,14 @@ void FunctionCompiler::Destructure(const Pattern& p, int src, const Type* type) 
       return;
     }
     case Pattern::Kind::kTuple:
-      for (size_t i = 0; i < p.elements.size() && i < type->args.size(); ++i) {
-        const Pattern& sub = *p.elements[i];
-        if (!HasVars(sub)) continue;
-        const Type* field = types::Resolve(type->args[i]);
+    case Pattern::Kind::kCtor:
+    case Pattern::Kind::kRecord: {
+      std::vector<const Type*> parts = PartTypes(p, type);
+      std::vector<const Pattern*> subs = SubPatterns(p, parts.size());
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (subs[i] == nullptr || !HasVars(*subs[i])) continue;
+        const Pattern& sub = *subs[i];
+        const Type* field = types::Resolve(parts[i]);
         bool ref = pc_.IsRef(field);
         int r = Alloc(ref);
         Emit(Instr::ABC(Op::FIELD, r, src, static_cast<uint16_t>(i)));
@@ -64,6 +97,7 @@ void FunctionCompiler::Destructure(const Pattern& p, int src, const Type* type) 
         }
       }
       return;
+    }
     default:  // `_` and literals bind nothing
       return;
   }
@@ -88,10 +122,15 @@ void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, 
       EmitJump(p.bool_value ? Op::JMPIFNOT : Op::JMPIF, src, 0, fail);
       return;
     case Pattern::Kind::kTuple:
-      for (size_t i = 0; i < p.elements.size() && i < type->args.size(); ++i) {
-        const Pattern& sub = *p.elements[i];
-        if (!Refutable(sub)) continue;
-        const Type* field = types::Resolve(type->args[i]);
+    case Pattern::Kind::kCtor:
+    case Pattern::Kind::kRecord: {
+      if (TestsTag(p)) EmitJump(Op::JNTAG, src, p.ctor->tag, fail);
+      std::vector<const Type*> parts = PartTypes(p, type);
+      std::vector<const Pattern*> subs = SubPatterns(p, parts.size());
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (subs[i] == nullptr || !Refutable(*subs[i])) continue;
+        const Pattern& sub = *subs[i];
+        const Type* field = types::Resolve(parts[i]);
         bool ref = pc_.IsRef(field);
         int mark = top_;
         int r = Alloc(ref);
@@ -111,6 +150,7 @@ void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, 
         SetTop(mark);
       }
       return;
+    }
     default:
       return;
   }

@@ -1,6 +1,7 @@
 // Types during monomorphization: substituting the generic variables of a
 // specialization, naming concrete types (instance keys), type descriptors and
 // register classes.
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/internal.h"
 
@@ -55,6 +56,16 @@ const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
           return store_.DTypeOf(args[0]);
       }
     }
+    case Kind::kNamed: {
+      std::vector<Type*> args;
+      bool changed = false;
+      for (const Type* a : t->args) {
+        const Type* c = Concrete(a, subst);
+        changed |= c != a;
+        args.push_back(const_cast<Type*>(c));
+      }
+      return changed ? store_.Named(t->def, std::move(args)) : t;
+    }
     default:
       return t;
   }
@@ -82,6 +93,8 @@ bool ProgramCompiler::IsRef(const Type* t) {
     case Kind::kFunction:
     case Kind::kTensor:
     case Kind::kRandState:
+      return true;
+    case Kind::kNamed:
       return true;
     case Kind::kTuple:
       return !t->args.empty();  // unit is the plain 0
@@ -118,6 +131,29 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
   std::string key = Key(t);
   auto it = type_descs_.find(key);
   if (it != type_descs_.end()) return it->second;
+  if (t->kind == Kind::kNamed) {
+    // Registered before its fields: a recursive type refers to itself.
+    uint32_t index = static_cast<uint32_t>(module_.types.size());
+    module_.types.emplace_back();
+    type_descs_.emplace(key, index);
+    vm::TypeDesc desc;
+    desc.name = key;
+    const types::TypeDef& def = *t->def;
+    desc.kind = def.is_record ? vm::TypeDesc::Kind::kRecord : vm::TypeDesc::Kind::kVariant;
+    for (const types::Ctor& c : def.ctors) {
+      std::vector<uint32_t> fields;
+      for (const Type* f : store_.FieldTypes(t, c)) fields.push_back(TypeDescOf(Concrete(f, {})));
+      if (def.is_record) {
+        desc.children = std::move(fields);
+        desc.names = c.field_names;
+      } else {
+        desc.cases.push_back(std::move(fields));
+        desc.names.push_back(c.name);
+      }
+    }
+    module_.types[index] = std::move(desc);
+    return index;
+  }
   vm::TypeDesc desc;
   switch (t->kind) {
     case Kind::kInt:
@@ -162,6 +198,30 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
   module_.types.push_back(std::move(desc));
   type_descs_.emplace(key, index);
   return index;
+}
+
+uint32_t ProgramCompiler::CaseDescOf(const Type* t, const types::Ctor& c) {
+  t = types::Resolve(t);
+  uint32_t variant = TypeDescOf(t);
+  if (t->def->is_record) return variant;
+  std::string key = absl::StrCat(Key(t), "#", c.tag);
+  auto it = type_descs_.find(key);
+  if (it != type_descs_.end()) return it->second;
+  vm::TypeDesc desc;
+  desc.kind = vm::TypeDesc::Kind::kCase;
+  desc.children = module_.types[variant].cases[c.tag];
+  desc.tag = static_cast<uint16_t>(c.tag);
+  desc.parent = variant;
+  uint32_t index = static_cast<uint32_t>(module_.types.size());
+  module_.types.push_back(std::move(desc));
+  type_descs_.emplace(key, index);
+  return index;
+}
+
+std::vector<const Type*> ProgramCompiler::FieldTypesOf(const Type* t, const types::Ctor& c) {
+  std::vector<const Type*> out;
+  for (const Type* f : store_.FieldTypes(types::Resolve(t), c)) out.push_back(Concrete(f, {}));
+  return out;
 }
 
 }  // namespace alea::compiler

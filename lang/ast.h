@@ -18,6 +18,8 @@ namespace alea::lang {
 namespace types {
 struct Type;    // lang/types.h
 struct Scheme;  // lang/types.h
+struct Ctor;    // lang/types.h
+struct TypeDef;
 class TypeStore;
 }  // namespace types
 
@@ -54,13 +56,24 @@ struct Pattern {
     kInt,       // `0`, `-3` (match only)
     kBool,      // `true`, `false` (match only)
     kTuple,     // `(p, q)`; `()` is unit
+    kCtor,      // `Circle(r)`, `Dot`: name, elements (the fields, in order)
+    kRecord,    // `Params { mu, sigma: s, .. }`: name, field_names, elements, rest
   };
   Kind kind;
   Span span;
-  std::string name;  // kVar
+  std::string name;  // kVar, kCtor, kRecord
   int64_t int_value = 0;
   bool bool_value = false;
-  std::vector<PatternPtr> elements;  // kTuple
+  std::vector<PatternPtr> elements;  // kTuple, kCtor, kRecord (one per field written)
+  // kRecord: the name of each field written, in order (`mu` of `mu` and of `mu: m`).
+  std::vector<std::string> field_names;
+  std::vector<Span> field_spans;
+  bool rest = false;  // kRecord: ends with `..`
+
+  // Filled by the type checker: kCtor and kRecord's constructor, and for a
+  // kRecord the declared position of each field written.
+  const types::Ctor* ctor = nullptr;
+  std::vector<int> field_index;
 
   const types::Type* type = nullptr;  // filled by the type checker
   // Filled by the type checker: a kVar bound by a `let` (local or top-level)
@@ -119,7 +132,14 @@ struct MatchArm {
 };
 
 // What a name refers to; filled by the type checker.
-enum class NameKind : uint8_t { kUnresolved, kLocal, kFunction, kTopLet, kBuiltin };
+enum class NameKind : uint8_t {
+  kUnresolved,
+  kLocal,
+  kFunction,
+  kTopLet,
+  kBuiltin,
+  kConstructor  // `Some`, `Dot`: Expr::ctor
+};
 
 struct Expr {
   enum class Kind : uint8_t {
@@ -141,6 +161,8 @@ struct Expr {
     kMatch,   // scrutinee (lhs), arms
     kBlock,   // stmts, result (null when the block ends with `;` or is empty)
     kWith,    // `with state { ... }`: lhs is the state, body the block
+    kRecord,  // `Name { f: x, g, ..base }`: name; args (name, value) as written; body the base
+    kField,   // lhs.name
   };
 
   Kind kind;
@@ -172,6 +194,10 @@ struct Expr {
   const types::Type* type = nullptr;
   NameKind name_kind = NameKind::kUnresolved;
   const FnDecl* fn = nullptr;  // kName of a user function
+  // kName of a constructor, kRecord: the constructor; kField: the record's
+  // (with `field` the field's position).
+  const types::Ctor* ctor = nullptr;
+  int field = -1;
 
   // Filled by the type checker: builtins, overloads, polymorphism, random states.
   // The BuiltinId (lang/builtins.h) of an operator, index, slice, builtin call or
@@ -222,6 +248,30 @@ struct TopLet {
   bool is_extern = false;
 };
 
+// `type Name(a, b) = { f: T, ... }` (a record) or `= A(T, ...) | B | ...` (a variant).
+struct FieldDecl {
+  Span span;  // the name
+  std::string name;
+  TypeAnnPtr type;
+};
+struct CtorDecl {
+  Span span;  // the name
+  std::string name;
+  std::vector<TypeAnnPtr> fields;
+};
+struct TypeDecl {
+  Span span;  // the whole declaration
+  Span name_span;
+  std::string name;
+  std::vector<std::string> params;
+  std::vector<Span> param_spans;
+  bool is_record = false;
+  std::vector<FieldDecl> fields;  // a record's
+  std::vector<CtorDecl> ctors;    // a variant's
+
+  types::TypeDef* def = nullptr;  // filled by the type checker
+};
+
 struct Import {
   Span span;       // the whole `import "..."`
   Span path_span;  // the string literal
@@ -233,6 +283,7 @@ struct Module {
   std::vector<Import> imports;
   std::vector<std::unique_ptr<FnDecl>> fns;
   std::vector<std::unique_ptr<TopLet>> lets;
+  std::vector<std::unique_ptr<TypeDecl>> type_decls;
 
   // Filled by the type checker: owns every type and scheme the AST points at
   // (shared by all modules of one program).

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace alea::lang {
 namespace {
@@ -22,7 +23,16 @@ class Printer {
   void Params(const std::vector<Param>& params);
 
  private:
+  // Printing an `if` condition, a `match` scrutinee or a `with` state, where
+  // a record literal needs parentheses.
+  void Head(const lang::Expr& e, int indent) {
+    bool saved = in_head_;
+    in_head_ = true;
+    Expr(e, indent);
+    in_head_ = saved;
+  }
   int depth_ = 0;
+  bool in_head_ = false;
 };
 
 void Line(std::string& out, int indent) {
@@ -169,7 +179,7 @@ void Printer::Expr(const lang::Expr& e, int indent) {
       break;
     case Kind::kIf:
       out += "if ";
-      Expr(*e.rhs, indent);
+      Head(*e.rhs, indent);
       out += ' ';
       Block(*e.then_branch, indent);
       if (e.else_branch) {
@@ -183,7 +193,7 @@ void Printer::Expr(const lang::Expr& e, int indent) {
       break;
     case Kind::kMatch:
       out += "match ";
-      Expr(*e.lhs, indent);
+      Head(*e.lhs, indent);
       out += " {";
       for (const MatchArm& arm : e.arms) {
         Line(out, indent + 2);
@@ -204,9 +214,31 @@ void Printer::Expr(const lang::Expr& e, int indent) {
       break;
     case Kind::kWith:
       out += "with ";
-      Expr(*e.lhs, indent);
+      Head(*e.lhs, indent);
       out += ' ';
       Block(*e.body, indent);
+      break;
+    case Kind::kRecord: {
+      if (in_head_) out += '(';
+      bool saved = in_head_;
+      in_head_ = false;
+      absl::StrAppend(&out, e.name, " {");
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        absl::StrAppend(&out, i > 0 ? ", " : " ", e.args[i].name, ": ");
+        Expr(*e.args[i].value, indent);
+      }
+      if (e.body) {
+        out += e.args.empty() ? " .." : ", ..";
+        Expr(*e.body, indent);
+      }
+      out += e.args.empty() && !e.body ? "}" : " }";
+      in_head_ = saved;
+      if (in_head_) out += ')';
+      break;
+    }
+    case Kind::kField:
+      Operand(*e.lhs, indent);
+      absl::StrAppend(&out, ".", e.name);
       break;
   }
   --depth_;
@@ -297,6 +329,28 @@ std::string PrintPattern(const Pattern& pattern) {
       }
       return out + ")";
     }
+    case Pattern::Kind::kCtor: {
+      if (pattern.elements.empty()) return pattern.name;
+      std::string out = pattern.name + "(";
+      for (size_t i = 0; i < pattern.elements.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += PrintPattern(*pattern.elements[i]);
+      }
+      return out + ")";
+    }
+    case Pattern::Kind::kRecord: {
+      std::string out = pattern.name + " {";
+      for (size_t i = 0; i < pattern.elements.size(); ++i) {
+        const Pattern& sub = *pattern.elements[i];
+        const std::string& field = pattern.field_names[i];
+        absl::StrAppend(&out, i > 0 ? ", " : " ", field);
+        if (sub.kind != Pattern::Kind::kVar || sub.name != field) {
+          absl::StrAppend(&out, ": ", PrintPattern(sub));
+        }
+      }
+      if (pattern.rest) out += pattern.elements.empty() ? " .." : ", ..";
+      return out + (pattern.elements.empty() && !pattern.rest ? "}" : " }");
+    }
   }
   return "_";
 }
@@ -324,12 +378,40 @@ std::string PrintFn(const FnDecl& fn) {
   return std::move(printer.out);
 }
 
+std::string PrintTypeDecl(const TypeDecl& decl) {
+  std::string out = absl::StrCat("type ", decl.name);
+  if (!decl.params.empty()) absl::StrAppend(&out, "(", absl::StrJoin(decl.params, ", "), ")");
+  out += " =";
+  if (decl.is_record) {
+    out += " {";
+    for (size_t i = 0; i < decl.fields.size(); ++i) {
+      absl::StrAppend(&out, i > 0 ? ", " : " ", decl.fields[i].name, ": ",
+                      PrintType(*decl.fields[i].type));
+    }
+    return out + (decl.fields.empty() ? "}" : " }");
+  }
+  for (size_t i = 0; i < decl.ctors.size(); ++i) {
+    const CtorDecl& ctor = decl.ctors[i];
+    absl::StrAppend(&out, i > 0 ? " | " : " ", ctor.name);
+    if (ctor.fields.empty()) continue;
+    out += '(';
+    for (size_t j = 0; j < ctor.fields.size(); ++j) {
+      if (j > 0) out += ", ";
+      out += PrintType(*ctor.fields[j]);
+    }
+    out += ')';
+  }
+  return out;
+}
+
 std::string PrintModule(const Module& module) {
   std::string out;
   for (const Import& import : module.imports) {
     absl::StrAppend(&out, "import ", QuoteString(import.path), "\n");
   }
   if (!module.imports.empty()) out += '\n';
+  for (const auto& decl : module.type_decls) absl::StrAppend(&out, PrintTypeDecl(*decl), "\n");
+  if (!module.type_decls.empty()) out += '\n';
   for (const auto& let : module.lets) {
     absl::StrAppend(&out, let->is_extern ? "extern let " : "let ", PrintPattern(*let->pattern));
     if (let->type) absl::StrAppend(&out, ": ", PrintType(*let->type));

@@ -15,6 +15,7 @@ namespace alea::lang {
 // Imports, then top-level `let`s, then functions; ends with a newline.
 std::string PrintModule(const Module& module);
 std::string PrintFn(const FnDecl& fn);
+std::string PrintTypeDecl(const TypeDecl& decl);
 // `indent` is the indentation of the line the expression starts on; nested
 // blocks indent two spaces more. No trailing newline.
 std::string PrintExpr(const Expr& expr, int indent = 0);

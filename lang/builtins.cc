@@ -220,16 +220,6 @@ const Table& GetTable() {
   return *table;
 }
 
-Tri All(const std::vector<Type*>& items, Tri (*pred)(const Type*)) {
-  Tri out = Tri::kYes;
-  for (const Type* item : items) {
-    Tri t = pred(item);
-    if (t == Tri::kNo) return Tri::kNo;
-    if (t == Tri::kUnknown) out = Tri::kUnknown;
-  }
-  return out;
-}
-
 Type* DTypeDefault(const std::string& text, types::TypeStore& store) {
   if (text == "f32") return store.DTypeOf(store.DTypeConst(types::DType::kF32));
   if (text == "i32") return store.DTypeOf(store.DTypeConst(types::DType::kI32));
@@ -319,38 +309,87 @@ ArgMapError MapArguments(const Builtin& builtin, absl::Span<const std::string> a
   return ArgMapError::kOk;
 }
 
-Tri AdmitsEquality(const Type* t) {
-  t = types::Resolve(t);
-  switch (t->kind) {
-    case Kind::kVar:
-      return Tri::kUnknown;
-    case Kind::kFunction:
-    case Kind::kRandState:
-    case Kind::kTensor:  // tensors compare elementwise, through their own overloads
-      return Tri::kNo;
-    case Kind::kTuple:
-    case Kind::kArray:
-      return All(t->args, &AdmitsEquality);
-    default:
-      return Tri::kYes;
+namespace {
+
+// AdmitsEquality and IsOrdered in one walk: what each kind allows, through
+// tuples, arrays (equality only) and every field of every constructor of a
+// declared type. A type met again inside itself (`Tree(a)` in a `Node`) adds
+// nothing new: it counts as yes there.
+class PredicateWalk {
+ public:
+  PredicateWalk(bool order, types::TypeStore& store, BadField* blame)
+      : order_(order), store_(store), blame_(blame) {}
+
+  Tri Go(const Type* t, int depth) {
+    t = types::Resolve(t);
+    if (depth > types::kMaxTypeDepth) return Tri::kYes;
+    switch (t->kind) {
+      case Kind::kVar:
+        return Tri::kUnknown;
+      case Kind::kError:
+      case Kind::kInt:
+      case Kind::kFloat:
+      case Kind::kStr:
+        return Tri::kYes;
+      case Kind::kFunction:
+      case Kind::kRandState:
+      case Kind::kTensor:  // tensors compare elementwise, through their own overloads
+        return Tri::kNo;
+      case Kind::kTuple:
+        return All(t->args, depth);
+      case Kind::kArray:
+        return order_ ? Tri::kNo : All(t->args, depth);
+      case Kind::kNamed:
+        return Named(t, depth);
+      default:  // Bool, dtypes: equality only
+        return order_ ? Tri::kNo : Tri::kYes;
+    }
   }
+
+ private:
+  Tri All(const std::vector<Type*>& items, int depth) {
+    Tri out = Tri::kYes;
+    for (const Type* item : items) {
+      Tri t = Go(item, depth + 1);
+      if (t == Tri::kNo) return Tri::kNo;
+      if (t == Tri::kUnknown) out = Tri::kUnknown;
+    }
+    return out;
+  }
+
+  Tri Named(const Type* t, int depth) {
+    if (std::find(path_.begin(), path_.end(), t->def) != path_.end()) return Tri::kYes;
+    path_.push_back(t->def);
+    Tri out = Tri::kYes;
+    for (const types::Ctor& c : t->def->ctors) {
+      std::vector<Type*> fields = store_.FieldTypes(t, c);
+      for (size_t i = 0; i < fields.size() && out != Tri::kNo; ++i) {
+        Tri f = Go(fields[i], depth + 1);
+        if (f == Tri::kNo && blame_ != nullptr && blame_->ctor == nullptr) {
+          *blame_ = BadField{&c, static_cast<int>(i), fields[i]};
+        }
+        if (f == Tri::kNo) out = Tri::kNo;
+        if (f == Tri::kUnknown) out = Tri::kUnknown;
+      }
+    }
+    path_.pop_back();
+    return out;
+  }
+
+  bool order_;
+  types::TypeStore& store_;
+  BadField* blame_;
+  std::vector<const types::TypeDef*> path_;
+};
+
+}  // namespace
+
+Tri AdmitsEquality(const Type* t, types::TypeStore& store, BadField* blame) {
+  return PredicateWalk(false, store, blame).Go(t, 0);
 }
 
-Tri IsOrdered(const Type* t) {
-  t = types::Resolve(t);
-  switch (t->kind) {
-    case Kind::kVar:
-      return Tri::kUnknown;
-    case Kind::kInt:
-    case Kind::kFloat:
-    case Kind::kStr:
-    case Kind::kError:
-      return Tri::kYes;
-    case Kind::kTuple:
-      return All(t->args, &IsOrdered);
-    default:
-      return Tri::kNo;
-  }
+Tri IsOrdered(const Type* t, types::TypeStore& store, BadField* blame) {
+  return PredicateWalk(true, store, blame).Go(t, 0);
 }
 
 Tri TryOverload(const Builtin& builtin, absl::Span<Type* const> args,
@@ -386,8 +425,8 @@ Tri TryOverload(const Builtin& builtin, absl::Span<Type* const> args,
 Tri CheckPredicate(const Builtin& builtin, Type* a, Type* result, types::TypeStore& store,
                    const types::Origin* origin, types::Trail& trail) {
   Tri out = Tri::kYes;
-  if ((builtin.flags & kBuiltinEq) != 0) out = AdmitsEquality(a);
-  if ((builtin.flags & kBuiltinOrd) != 0) out = IsOrdered(a);
+  if ((builtin.flags & kBuiltinEq) != 0) out = AdmitsEquality(a, store);
+  if ((builtin.flags & kBuiltinOrd) != 0) out = IsOrdered(a, store);
   if ((builtin.flags & kBuiltinTensorData) != 0) {
     types::DType dtype;
     out = TensorDataDType(a, &dtype);

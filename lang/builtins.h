@@ -87,8 +87,18 @@ ArgMapError MapArguments(const Builtin& builtin, absl::Span<const std::string> a
 // Whether a type satisfies a builtin's predicate: known yes/no, or not yet
 // (it still has variables).
 enum class Tri : uint8_t { kNo, kYes, kUnknown };
-Tri AdmitsEquality(const types::Type* t);
-Tri IsOrdered(const types::Type* t);
+// A field of a declared type that fails a predicate, for the error's note.
+struct BadField {
+  const types::Ctor* ctor = nullptr;
+  int index = 0;
+  const types::Type* type = nullptr;
+};
+// Equality: everything but functions, RandStates and tensors (they compare
+// elementwise through their own overloads), at any depth. Ordering: Int,
+// Float, Str, and tuples and declared types of them. `blame`, when given,
+// receives the innermost field of a declared type that fails.
+Tri AdmitsEquality(const types::Type* t, types::TypeStore& store, BadField* blame = nullptr);
+Tri IsOrdered(const types::Type* t, types::TypeStore& store, BadField* blame = nullptr);
 
 // Tries one overload against a call site: argument types as written (names
 // as in MapArguments), and the expected result. Variables it binds are saved

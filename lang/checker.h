@@ -71,6 +71,34 @@ class Checker {
                           const types::UnifyFailure& failure);
   void AddOriginNotes(Diagnostic& d, types::Printer& printer, const types::Type* t);
 
+  // infer_types.cc: declared types, constructors, records, fields.
+  // Makes a TypeDef of every declaration (and the prelude's) and the
+  // per-module tables of visible type and constructor names, then reads the
+  // field types.
+  void CollectTypes();
+  const types::TypeDef* LookupType(const std::string& name) const;
+  const types::Ctor* LookupCtor(const std::string& name) const;
+  // `def` applied to fresh variables (a constructor's or record's type at a use).
+  types::Type* FreshInstance(const types::TypeDef& def, Span span, const std::string& reason);
+  // The type of constructor `c` used as a value: its type, or a function
+  // from its fields to it.
+  types::Type* CtorValue(const types::Ctor& c, Span span);
+  types::Type* InferRecord(Expr& e);
+  types::Type* InferField(Expr& e);
+  void BindCtorPattern(Pattern& p, types::Type* t, bool refutable_ok, std::vector<Local>& out);
+  // A user type named in an annotation (or a declaration's parameter); null
+  // when `ann` names none.
+  types::Type* NamedFromAnnotation(const TypeAnn& ann, const types::Origin& origin,
+                                   const std::string& reason);
+  void SuggestCtor(Diagnostic& d, const std::string& name);
+  // Declarations being read: their parameters by name.
+  const std::vector<std::pair<std::string, types::Type*>>* decl_params_ = nullptr;
+  const TypeDecl* decl_ = nullptr;
+  // Per module: the visible type and constructor names (its own, its
+  // imports', then the prelude's).
+  std::vector<absl::flat_hash_map<std::string, const types::TypeDef*>> visible_types_;
+  std::vector<absl::flat_hash_map<std::string, const types::Ctor*>> visible_ctors_;
+
   // infer_expr.cc
   types::Type* Infer(Expr& e);
   types::Type* InferName(Expr& e, bool callee);

@@ -220,6 +220,24 @@ class Desugarer {
     if (with_imports) {
       for (const Import& import : in.imports) out.imports.push_back(import);
     }
+    for (const auto& decl : in.type_decls) {
+      auto copy = std::make_unique<TypeDecl>();
+      copy->span = decl->span;
+      copy->name_span = decl->name_span;
+      copy->name = decl->name;
+      copy->params = decl->params;
+      copy->param_spans = decl->param_spans;
+      copy->is_record = decl->is_record;
+      for (const FieldDecl& f : decl->fields) {
+        copy->fields.push_back(FieldDecl{f.span, f.name, CloneType(f.type.get())});
+      }
+      for (const CtorDecl& c : decl->ctors) {
+        CtorDecl ctor{c.span, c.name, {}};
+        for (const TypeAnnPtr& f : c.fields) ctor.fields.push_back(CloneType(f.get()));
+        copy->ctors.push_back(std::move(ctor));
+      }
+      out.type_decls.push_back(std::move(copy));
+    }
     for (const auto& let : in.lets) {
       auto copy = std::make_unique<TopLet>();
       copy->span = let->span;
@@ -281,6 +299,9 @@ class Desugarer {
     out->name = p.kind == Pattern::Kind::kVar ? Renamed(p.name) : p.name;
     out->int_value = p.int_value;
     out->bool_value = p.bool_value;
+    out->field_names = p.field_names;
+    out->field_spans = p.field_spans;
+    out->rest = p.rest;
     for (const PatternPtr& element : p.elements) out->elements.push_back(Pattern(*element));
     return out;
   }

@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "lang/checker.h"
 
 namespace alea::lang {
@@ -55,6 +56,13 @@ bool Complete(const Expr& e) {
       return e.lhs != nullptr;
     case Expr::Kind::kWith:
       return e.lhs && e.body;
+    case Expr::Kind::kRecord:
+      for (const Arg& a : e.args) {
+        if (!a.value) return false;
+      }
+      return true;
+    case Expr::Kind::kField:
+      return e.lhs != nullptr;
     default:
       return true;
   }
@@ -184,6 +192,12 @@ Type* Checker::Infer(Expr& e) {
     case Expr::Kind::kWith:
       t = InferWith(e);
       break;
+    case Expr::Kind::kRecord:
+      t = InferRecord(e);
+      break;
+    case Expr::Kind::kField:
+      t = InferField(e);
+      break;
   }
   if (t == nullptr) t = store_->Error();
   e.type = t;
@@ -215,6 +229,17 @@ Type* Checker::InferName(Expr& e, bool callee) {
       return item->mono != nullptr ? item->mono : store_->Error();
     }
     return Instantiate(item->scheme, e.span, &e.type_args);
+  }
+  if (const types::Ctor* c = LookupCtor(e.name)) {
+    e.name_kind = NameKind::kConstructor;
+    e.ctor = c;
+    return CtorValue(*c, e.span);
+  }
+  if (const types::TypeDef* def = LookupType(e.name); def != nullptr && def->is_record) {
+    diags_.Report(DiagId::kRecordAsCall, e.span, e.name,
+                  absl::StrCat(absl::StrJoin(def->ctors[0].field_names, ": ..., "),
+                               def->ctors[0].field_names.empty() ? "" : ": ..."));
+    return store_->Error();
   }
   absl::Span<const BuiltinId> overloads = BuiltinOverloads(e.name);
   if (!overloads.empty()) {
@@ -296,6 +321,10 @@ void Checker::BindPattern(Pattern& p, Type* t, bool literals, std::vector<Local>
       return;
     case Pattern::Kind::kBool:
       Expect(t, Prim(Kind::kBool, p.span, "the pattern"), p.span);
+      return;
+    case Pattern::Kind::kCtor:
+    case Pattern::Kind::kRecord:
+      BindCtorPattern(p, t, literals, out);
       return;
     case Pattern::Kind::kTuple: {
       Type* r = types::Resolve(t);

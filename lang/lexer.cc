@@ -144,6 +144,8 @@ void Lexer::LexOne() {
       return one(TokenKind::kSemicolon);
     case ':':
       return one(TokenKind::kColon);
+    case '.':
+      return two('.', TokenKind::kDotDot, TokenKind::kDot);
     case '+':
       return one(TokenKind::kPlus);
     case '*':
@@ -216,7 +218,7 @@ void Lexer::LexNumber() {
     is_float = true;
     ++pos_;
     while (IsDigit(At(pos_))) ++pos_;
-  } else if (At(pos_) == '.') {
+  } else if (At(pos_) == '.' && At(pos_ + 1) != '.') {
     // `1.` reads as a float with its fraction forgotten: say how to write it.
     ++pos_;
     is_float = true;

@@ -98,9 +98,19 @@ class Loader {
       diags_.Report(DiagId::kDefinedTwice, at, name)
           .Note(it->second, DiagId::kNoteFirstDefinedHere, name);
     };
+    // Types have their own names; constructors are values like functions.
+    absl::flat_hash_map<std::string, Span> first_type;
     for (const auto& module : program_.modules) {
       for (const auto& fn : module->fns) define(fn->name, fn->name_span);
       for (const auto& let : module->lets) DefinePattern(*let->pattern, define);
+      for (const auto& decl : module->type_decls) {
+        auto [it, inserted] = first_type.emplace(decl->name, decl->name_span);
+        if (!inserted) {
+          diags_.Report(DiagId::kDefinedTwice, decl->name_span, decl->name)
+              .Note(it->second, DiagId::kNoteFirstDefinedHere, decl->name);
+        }
+        for (const CtorDecl& ctor : decl->ctors) define(ctor.name, ctor.span);
+      }
     }
   }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "lang/ast_walk.h"
+#include "lang/types.h"
 
 namespace alea::lang {
 namespace {
@@ -27,10 +28,12 @@ bool IsWildcard(Cell p) {
   return p == nullptr || p->kind == Pattern::Kind::kWildcard || p->kind == Pattern::Kind::kVar;
 }
 
-// A head constructor: a Bool or Int value, or a tuple of some arity.
+// A head constructor: a Bool or Int value, a tuple of some arity, or a
+// constructor of a declared type (a record's one included).
 struct Ctor {
   Pattern::Kind kind;
-  int64_t value = 0;  // Int value, Bool as 0/1, tuple arity
+  int64_t value = 0;                  // Int value, Bool as 0/1, tuple arity, constructor tag
+  const types::Ctor* ctor = nullptr;  // kCtor
   bool operator<(const Ctor& other) const {
     return kind != other.kind ? kind < other.kind : value < other.value;
   }
@@ -42,12 +45,47 @@ Ctor CtorOf(Cell p) {
       return {p->kind, p->int_value};
     case Pattern::Kind::kBool:
       return {p->kind, p->bool_value ? 1 : 0};
+    case Pattern::Kind::kCtor:
+    case Pattern::Kind::kRecord:
+      return {Pattern::Kind::kCtor, p->ctor->tag, p->ctor};
     default:
       return {Pattern::Kind::kTuple, static_cast<int64_t>(p->elements.size())};
   }
 }
 
-int Arity(const Ctor& c) { return c.kind == Pattern::Kind::kTuple ? static_cast<int>(c.value) : 0; }
+int Arity(const Ctor& c) {
+  if (c.kind == Pattern::Kind::kCtor) return static_cast<int>(c.ctor->fields.size());
+  return c.kind == Pattern::Kind::kTuple ? static_cast<int>(c.value) : 0;
+}
+
+// The sub-patterns of a constructor, tuple or record pattern in field order
+// (a record pattern's unnamed fields are wildcards).
+std::vector<Cell> Fields(Cell p, int arity) {
+  std::vector<Cell> out;
+  if (p->kind == Pattern::Kind::kRecord) {
+    out.assign(arity, nullptr);
+    for (size_t k = 0; k < p->elements.size() && k < p->field_index.size(); ++k) {
+      int i = p->field_index[k];
+      if (i >= 0 && i < arity) out[i] = p->elements[k].get();
+    }
+    return out;
+  }
+  for (const PatternPtr& element : p->elements) out.push_back(element.get());
+  return out;
+}
+
+// How a missing case reads: `Dot`, `Circle(_)`, `Params { mu: _, sigma: _ }`.
+std::string CtorText(const types::Ctor& c, absl::Span<const std::string> fields) {
+  if (!c.field_names.empty()) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < fields.size() && i < c.field_names.size(); ++i) {
+      parts.push_back(absl::StrCat(c.field_names[i], ": ", fields[i]));
+    }
+    return absl::StrCat(c.name, " { ", absl::StrJoin(parts, ", "), " }");
+  }
+  if (fields.empty()) return c.name;
+  return absl::StrCat(c.name, "(", absl::StrJoin(fields, ", "), ")");
+}
 
 // The rows that can match constructor c in column 0, with c's fields spliced in.
 Matrix Specialize(const Matrix& m, const Ctor& c) {
@@ -59,7 +97,7 @@ Matrix Specialize(const Matrix& m, const Ctor& c) {
     } else {
       Ctor head = CtorOf(row[0]);
       if (head.kind != c.kind || head.value != c.value) continue;
-      for (const PatternPtr& element : row[0]->elements) next.push_back(element.get());
+      next = Fields(row[0], Arity(c));
     }
     next.insert(next.end(), row.begin() + 1, row.end());
     out.push_back(std::move(next));
@@ -90,6 +128,7 @@ bool IsComplete(const std::set<Ctor>& heads) {
   if (heads.empty()) return false;
   const Ctor& first = *heads.begin();
   if (first.kind == Pattern::Kind::kTuple) return true;
+  if (first.kind == Pattern::Kind::kCtor) return heads.size() == first.ctor->owner->ctors.size();
   return first.kind == Pattern::Kind::kBool && heads.size() == 2;
 }
 
@@ -127,6 +166,9 @@ std::optional<std::vector<std::string>> Missing(const Matrix& m, size_t columns)
       std::vector<std::string> out;
       if (c.kind == Pattern::Kind::kBool) {
         out.push_back(c.value ? "true" : "false");
+      } else if (c.kind == Pattern::Kind::kCtor) {
+        out.push_back(
+            CtorText(*c.ctor, absl::MakeConstSpan(rest->data(), static_cast<size_t>(arity))));
       } else {
         out.push_back(
             absl::StrCat("(", absl::StrJoin(rest->begin(), rest->begin() + arity, ", "), ")"));
@@ -141,6 +183,13 @@ std::optional<std::vector<std::string>> Missing(const Matrix& m, size_t columns)
   std::string head = "_";
   if (!heads.empty() && heads.begin()->kind == Pattern::Kind::kBool) {
     head = heads.count(Ctor{Pattern::Kind::kBool, 1}) ? "false" : "true";
+  } else if (!heads.empty() && heads.begin()->kind == Pattern::Kind::kCtor) {
+    // The first constructor no arm names.
+    for (const types::Ctor& c : heads.begin()->ctor->owner->ctors) {
+      if (heads.count(Ctor{Pattern::Kind::kCtor, c.tag, &c})) continue;
+      head = CtorText(c, std::vector<std::string>(c.fields.size(), "_"));
+      break;
+    }
   } else if (!heads.empty() && heads.begin()->kind == Pattern::Kind::kInt) {
     int64_t candidate = 0;  // the smallest non-negative Int no arm names
     while (heads.count(Ctor{Pattern::Kind::kInt, candidate})) ++candidate;
@@ -150,7 +199,24 @@ std::optional<std::vector<std::string>> Missing(const Matrix& m, size_t columns)
   return rest;
 }
 
+// Whether every constructor pattern in `p` was resolved (after a type error
+// one may not be, and then the match is not checked).
+bool Resolved(const Pattern& p) {
+  if ((p.kind == Pattern::Kind::kCtor || p.kind == Pattern::Kind::kRecord) &&
+      (p.ctor == nullptr ||
+       (p.kind == Pattern::Kind::kRecord && p.field_index.size() != p.elements.size()))) {
+    return false;
+  }
+  for (const PatternPtr& element : p.elements) {
+    if (!element || !Resolved(*element)) return false;
+  }
+  return true;
+}
+
 void CheckMatch(const Expr& match, Diagnostics& diags) {
+  for (const MatchArm& arm : match.arms) {
+    if (!arm.pattern || !Resolved(*arm.pattern)) return;
+  }
   Matrix earlier;  // unguarded arms so far: a guard may fail, so it covers nothing
   for (const MatchArm& arm : match.arms) {
     Row row{arm.pattern.get()};

@@ -258,15 +258,28 @@ void Checker::ReportNoOverload(const types::Constraint& c) {
     return ok;
   };
   Diagnostic* d = nullptr;
+  BadField blame;
+  // Which field of a declared type is to blame, when one is.
+  auto blame_note = [&]() {
+    if (blame.ctor == nullptr) return;
+    const types::Ctor& bc = *blame.ctor;
+    std::string field = blame.index < static_cast<int>(bc.field_names.size())
+                            ? bc.field_names[blame.index]
+                            : absl::StrCat(blame.index + 1);
+    d->Note(bc.span, DiagId::kNoteFieldHolds, field, bc.name, printer.Print(blame.type));
+  };
   if ((c.name == "==" || c.name == "!=") && a0 != nullptr && a0->kind != Kind::kTensor &&
-      AdmitsEquality(a0) == Tri::kNo && same_types()) {
+      AdmitsEquality(a0, *store_, &blame) == Tri::kNo && same_types()) {
     d = &diags_.Report(DiagId::kNoEquality, c.span, name, printer.Print(a0));
+    blame_note();
   } else if (IsOrderOp(c.name) && a0 != nullptr && a0->kind != Kind::kTensor &&
-             IsOrdered(a0) == Tri::kNo && same_types()) {
+             IsOrdered(a0, *store_, &blame) == Tri::kNo && same_types()) {
     d = &diags_.Report(DiagId::kNoOrdering, c.span, name, printer.Print(a0));
+    blame_note();
   } else if (c.name == "sort" && args.size() == 1 && a0->kind == Kind::kArray &&
-             IsOrdered(a0->args[0]) == Tri::kNo) {
+             IsOrdered(a0->args[0], *store_, &blame) == Tri::kNo) {
     d = &diags_.Report(DiagId::kNoOrdering, c.span, name, printer.Print(a0->args[0]));
+    blame_note();
   } else if (c.name == "tensor" && args.size() == 1) {
     d = &diags_.Report(DiagId::kBadTensorData, c.span, printer.Print(a0));
   } else {

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "lang/lexer.h"
 #include "lang/parser_impl.h"
@@ -40,7 +41,7 @@ Span Parser::PrevSpan() const { return pos_ > 0 ? tokens_[pos_ - 1].span : Cur()
 bool Parser::AtItemStart(bool with_let) const {
   if (!Cur().at_line_start) return false;
   return At(TokenKind::kFn) || At(TokenKind::kImport) || At(TokenKind::kExtern) ||
-         (with_let && At(TokenKind::kLet));
+         At(TokenKind::kType) || (with_let && At(TokenKind::kLet));
 }
 
 // ---- Errors -----------------------------------------------------------------
@@ -219,6 +220,9 @@ Module Parser::ParseModule() {
       case TokenKind::kExtern:
         ParseExtern(module);
         break;
+      case TokenKind::kType:
+        ParseTypeDecl(module);
+        break;
       default:
         Error(DiagId::kExpectedItem, Cur().span, Describe(Cur()));
         break;
@@ -392,84 +396,6 @@ void Parser::ParseParams(std::vector<Param>& params, TokenKind close) {
   }
 }
 
-// ---- Types ------------------------------------------------------------------
-
-TypeAnnPtr Parser::ParseType() {
-  auto type = std::make_unique<TypeAnn>();
-  type->kind = TypeAnn::Kind::kTuple;
-  type->span = Cur().span;
-  DepthGuard guard(this);
-  if (!guard.ok()) return type;
-  Span start = Cur().span;
-  switch (Cur().kind) {
-    case TokenKind::kIdent: {
-      type->kind = TypeAnn::Kind::kName;
-      type->name = Advance().text;
-      if (At(TokenKind::kLParen)) {
-        const Token& open = Advance();
-        while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
-          type->args.push_back(ParseType());
-          if (!Eat(TokenKind::kComma) && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
-        }
-        if (panic_) {
-          SkipToClose(TokenKind::kRParen);
-        } else {
-          ExpectClose(TokenKind::kRParen, open);
-        }
-      }
-      type->span = start.To(PrevSpan());
-      if (At(TokenKind::kArrow)) {
-        // `Int -> Int`: say how to write it, and read it as `(Int) -> Int`.
-        Complain(DiagId::kFunctionTypeParens, type->span, TextOf(type->span));
-        Advance();
-        auto fn = std::make_unique<TypeAnn>();
-        fn->kind = TypeAnn::Kind::kFunction;
-        fn->args.push_back(std::move(type));
-        fn->element = ParseType();
-        fn->span = start.To(PrevSpan());
-        return fn;
-      }
-      return type;
-    }
-    case TokenKind::kLParen: {
-      const Token& open = Advance();
-      bool trailing_comma = false;
-      while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
-        type->args.push_back(ParseType());
-        trailing_comma = Eat(TokenKind::kComma);
-        if (!trailing_comma && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
-      }
-      if (panic_) {
-        SkipToClose(TokenKind::kRParen);
-      } else {
-        ExpectClose(TokenKind::kRParen, open);
-      }
-      if (Eat(TokenKind::kArrow)) {
-        type->kind = TypeAnn::Kind::kFunction;
-        type->element = ParseType();
-      } else if (type->args.size() == 1) {
-        if (trailing_comma) {
-          Complain(DiagId::kOneTuple, start.To(PrevSpan()), TextOf(type->args[0]->span));
-        }
-        return std::move(type->args[0]);
-      }
-      type->span = start.To(PrevSpan());
-      return type;
-    }
-    case TokenKind::kLBracket: {
-      const Token& open = Advance();
-      type->kind = TypeAnn::Kind::kArray;
-      type->element = ParseType();
-      if (!panic_) ExpectClose(TokenKind::kRBracket, open);
-      type->span = start.To(PrevSpan());
-      return type;
-    }
-    default:
-      ErrorExpected("a type");
-      return type;
-  }
-}
-
 // ---- Patterns ---------------------------------------------------------------
 
 PatternPtr Parser::ParsePattern(bool in_match) {
@@ -484,6 +410,14 @@ PatternPtr Parser::ParsePattern(bool in_match) {
       Advance();
       return pattern;
     case TokenKind::kIdent:
+      // An upper-case name is always a constructor (or a record type).
+      if (absl::ascii_isupper(Cur().text[0])) {
+        pattern->kind = Pattern::Kind::kCtor;
+        pattern->name = Advance().text;
+        ParseCtorPattern(*pattern, in_match);
+        pattern->span = start.To(PrevSpan());
+        return pattern;
+      }
       pattern->kind = Pattern::Kind::kVar;
       pattern->name = Advance().text;
       return pattern;
@@ -534,6 +468,58 @@ PatternPtr Parser::ParsePattern(bool in_match) {
   }
   ErrorExpected("a pattern");
   return pattern;
+}
+
+void Parser::ParseCtorPattern(Pattern& pattern, bool in_match) {
+  if (At(TokenKind::kLParen)) {
+    const Token& open = Advance();
+    while (!At(TokenKind::kRParen) && !At(TokenKind::kEof) && !panic_) {
+      pattern.elements.push_back(ParsePattern(in_match));
+      if (!Eat(TokenKind::kComma) && !At(TokenKind::kRParen)) ErrorInList("`,` or `)`", open);
+    }
+    if (panic_) {
+      SkipToClose(TokenKind::kRParen);
+    } else {
+      ExpectClose(TokenKind::kRParen, open);
+    }
+    return;
+  }
+  if (!At(TokenKind::kLBrace)) return;
+  pattern.kind = Pattern::Kind::kRecord;
+  const Token& open = Advance();
+  while (!At(TokenKind::kRBrace) && !At(TokenKind::kEof) && !panic_) {
+    if (At(TokenKind::kDotDot)) {
+      Advance();
+      pattern.rest = true;
+      if (!At(TokenKind::kRBrace)) ErrorInList("`}` after `..`", open);
+      break;
+    }
+    if (!At(TokenKind::kIdent)) {
+      ErrorInList("a field name or `..`", open);
+      break;
+    }
+    Span field_span = Cur().span;
+    std::string field = Advance().text;
+    PatternPtr sub;
+    if (Eat(TokenKind::kColon)) {
+      sub = ParsePattern(in_match);
+    } else {
+      // `{ mu }` binds the field to a variable of its name.
+      sub = std::make_unique<Pattern>();
+      sub->kind = Pattern::Kind::kVar;
+      sub->span = field_span;
+      sub->name = field;
+    }
+    pattern.field_names.push_back(std::move(field));
+    pattern.field_spans.push_back(field_span);
+    pattern.elements.push_back(std::move(sub));
+    if (!Eat(TokenKind::kComma) && !At(TokenKind::kRBrace)) ErrorInList("`,` or `}`", open);
+  }
+  if (panic_) {
+    SkipToClose(TokenKind::kRBrace);
+  } else {
+    ExpectClose(TokenKind::kRBrace, open);
+  }
 }
 
 }  // namespace internal

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "lang/parser.h"
 #include "lang/parser_impl.h"
@@ -72,6 +73,19 @@ bool ContinuesBlockLike(TokenKind kind) {
   return false;
 }
 
+// Sets Parser::no_record_ for a scope and restores it after.
+class NoRecordScope {
+ public:
+  NoRecordScope(const char*& slot, const char* value) : slot_(slot), saved_(slot) { slot = value; }
+  ~NoRecordScope() { slot_ = saved_; }
+  NoRecordScope(const NoRecordScope&) = delete;
+  NoRecordScope& operator=(const NoRecordScope&) = delete;
+
+ private:
+  const char*& slot_;
+  const char* saved_;
+};
+
 }  // namespace
 
 ExprPtr Parser::NewExpr(Expr::Kind kind, Span span) {
@@ -136,12 +150,22 @@ ExprPtr Parser::ParseUnary() {
 ExprPtr Parser::ParsePostfix(ExprPtr e) {
   int links = 0;
   int added = 0;
-  while (At(TokenKind::kLParen) || At(TokenKind::kLBracket)) {
+  while (At(TokenKind::kLParen) || At(TokenKind::kLBracket) || At(TokenKind::kDot)) {
     if (links++ % kLinksPerLevel == 0) {
       ++added;
       if (!Deepen()) break;
     }
-    if (At(TokenKind::kLParen)) {
+    if (At(TokenKind::kDot)) {
+      Advance();
+      if (!At(TokenKind::kIdent)) {
+        Error(DiagId::kExpectedFieldName, Cur().span, Describe(Cur()));
+        break;
+      }
+      ExprPtr field = NewExpr(Expr::Kind::kField, e->span);
+      field->name = Advance().text;
+      field->lhs = std::move(e);
+      e = std::move(field);
+    } else if (At(TokenKind::kLParen)) {
       ExprPtr call = NewExpr(Expr::Kind::kCall, e->span);
       call->lhs = std::move(e);
       ParseArgs(*call);
@@ -156,6 +180,7 @@ ExprPtr Parser::ParsePostfix(ExprPtr e) {
 }
 
 void Parser::ParseArgs(Expr& call) {
+  NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
   bool named_seen = false;
   while (!At(TokenKind::kRParen) && !At(TokenKind::kEof)) {
@@ -185,6 +210,7 @@ void Parser::ParseArgs(Expr& call) {
 }
 
 void Parser::ParseIndex(ExprPtr& e) {
+  NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
   ExprPtr start;
   if (!At(TokenKind::kColon)) start = ParseExpr();
@@ -233,6 +259,13 @@ ExprPtr Parser::ParsePrimary() {
     case TokenKind::kIdent: {
       ExprPtr e = NewExpr(Expr::Kind::kName, Advance().span);
       e->name = token.text;
+      if (At(TokenKind::kLBrace) && absl::ascii_isupper(e->name[0])) {
+        if (no_record_ == nullptr) return ParseRecordLiteral(std::move(e));
+        if (AtRecordBody()) {
+          Complain(DiagId::kRecordInCondition, e->span, no_record_, e->name);
+          return ParseRecordLiteral(std::move(e));
+        }
+      }
       return e;
     }
     case TokenKind::kLParen:
@@ -261,6 +294,7 @@ ExprPtr Parser::ParsePrimary() {
 
 // `()`, `(e)` or a tuple `(a, b, ...)`.
 ExprPtr Parser::ParseParenthesized() {
+  NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
   if (Eat(TokenKind::kRParen)) return NewExpr(Expr::Kind::kUnit, open.span.To(PrevSpan()));
   ExprPtr tuple = NewExpr(Expr::Kind::kTuple, open.span);
@@ -294,6 +328,7 @@ ExprPtr Parser::ParseParenthesized() {
 }
 
 ExprPtr Parser::ParseArray() {
+  NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
   ExprPtr array = NewExpr(Expr::Kind::kArray, open.span);
   while (!At(TokenKind::kRBracket) && !At(TokenKind::kEof)) {
@@ -334,6 +369,7 @@ ExprPtr Parser::ParseBlock() {
     ErrorExpected("`{`");
     return Placeholder();
   }
+  NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
   ExprPtr block = NewExpr(Expr::Kind::kBlock, open.span);
   while (true) {
@@ -397,7 +433,10 @@ ExprPtr Parser::ParseIf() {
   if (!guard.ok()) return Placeholder();
   Span start = Advance().span;
   ExprPtr e = NewExpr(Expr::Kind::kIf, start);
-  e->rhs = ParseExpr();
+  {
+    NoRecordScope head(no_record_, "an `if` condition");
+    e->rhs = ParseExpr();
+  }
   if (At(TokenKind::kAssign)) {
     // `if x = 1 {`: say so, and read on as if it were `==`.
     Complain(DiagId::kAssignInCondition, Cur().span);
@@ -426,7 +465,10 @@ ExprPtr Parser::ParseIf() {
 ExprPtr Parser::ParseMatch() {
   Span start = Advance().span;
   ExprPtr e = NewExpr(Expr::Kind::kMatch, start);
-  e->lhs = ParseExpr();
+  {
+    NoRecordScope head(no_record_, "a `match` scrutinee");
+    e->lhs = ParseExpr();
+  }
   if (!At(TokenKind::kLBrace)) {
     ErrorExpected("`{`");
     return e;
@@ -473,7 +515,10 @@ ExprPtr Parser::ParseMatch() {
 ExprPtr Parser::ParseWith() {
   Span start = Advance().span;
   ExprPtr e = NewExpr(Expr::Kind::kWith, start);
-  e->lhs = ParseExpr();
+  {
+    NoRecordScope head(no_record_, "a `with` state");
+    e->lhs = ParseExpr();
+  }
   e->body = ParseBlock();
   e->span = start.To(PrevSpan());
   return e;
@@ -487,6 +532,56 @@ ExprPtr Parser::ParseLambda() {
   if (!Eat(TokenKind::kPipePipe)) ParseParams(e->params, TokenKind::kPipe);
   e->body = ParseExpr();
   e->span = start.To(PrevSpan());
+  return e;
+}
+
+bool Parser::AtRecordBody() const {
+  if (Peek(1).kind != TokenKind::kLBrace) return false;
+  if (Peek(2).kind == TokenKind::kDotDot) return true;
+  return Peek(2).kind == TokenKind::kIdent &&
+         (Peek(3).kind == TokenKind::kColon || Peek(3).kind == TokenKind::kComma);
+}
+
+ExprPtr Parser::ParseRecordLiteral(ExprPtr name) {
+  NoRecordScope free(no_record_, nullptr);
+  ExprPtr e = NewExpr(Expr::Kind::kRecord, name->span);
+  e->name = name->name;
+  const Token& open = Advance();
+  while (!At(TokenKind::kRBrace) && !At(TokenKind::kEof)) {
+    if (At(TokenKind::kDotDot)) {
+      Advance();
+      e->body = ParseExpr();
+      if (!panic_ && !At(TokenKind::kRBrace)) ErrorInList("`}` after the `..` record", open);
+      break;
+    }
+    if (!At(TokenKind::kIdent)) {
+      ErrorInList("a field name or `..`", open);
+      break;
+    }
+    Arg field;
+    field.name_span = Cur().span;
+    field.name = Advance().text;
+    if (Eat(TokenKind::kColon)) {
+      field.value = ParseExpr();
+    } else {
+      // `Params { mu }` takes the variable `mu`.
+      field.value = NewExpr(Expr::Kind::kName, field.name_span);
+      field.value->name = field.name;
+    }
+    e->args.push_back(std::move(field));
+    if (panic_) break;
+    if (Eat(TokenKind::kComma)) continue;
+    if (!At(TokenKind::kRBrace)) {
+      ErrorInList("`,` or `}`", open);
+      break;
+    }
+  }
+  if (panic_) {
+    SkipToClose(TokenKind::kRBrace);
+  } else {
+    ExpectClose(TokenKind::kRBrace, open);
+  }
+  e->span = e->span.To(PrevSpan());
   return e;
 }
 

@@ -86,8 +86,13 @@ class Parser {
   void ParseExternSignature(FnDecl& fn);
   void ParseExternLet(Module& module, Span start);
   void ParseParams(std::vector<Param>& params, TokenKind close);
-  TypeAnnPtr ParseType();
   PatternPtr ParsePattern(bool in_match);
+  // After a constructor or record type's name: `(p, ...)` or `{ f: p, .. }`.
+  void ParseCtorPattern(Pattern& pattern, bool in_match);
+
+  // ---- Types (parser_types.cc) ----
+  TypeAnnPtr ParseType();
+  void ParseTypeDecl(Module& module);
 
   // ---- Expressions (parser_expr.cc) ----
   ExprPtr ParseExpr();
@@ -104,6 +109,11 @@ class Parser {
   ExprPtr ParseMatch();
   ExprPtr ParseWith();
   ExprPtr ParseLambda();
+  // After a record type's name (current: `{`): `{ f: x, g, ..base }`.
+  ExprPtr ParseRecordLiteral(ExprPtr name);
+  // Whether the tokens from the current `{` on read as a record literal's
+  // fields (`{ f:`, `{ f,`, `{ f }`, `{ ..`, `{}`), not a block.
+  bool AtRecordBody() const;
   void ParseArgs(Expr& call);
   void ParseIndex(ExprPtr& expr);
   bool AtBlockLike() const;
@@ -131,6 +141,10 @@ class Parser {
   int depth_ = 0;
   bool panic_ = false;   // an error is being recovered from
   bool bailed_ = false;  // too deep: the rest of the input is ignored
+  // Parsing an `if` condition, a `match` scrutinee or a `with` state, where
+  // (as in Rust) `Name {` starts the block, not a record literal; what is
+  // in parentheses, brackets or braces inside them is free again.
+  const char* no_record_ = nullptr;  // how messages name the place
 };
 
 // Holds one nesting level for a scope.

@@ -31,6 +31,7 @@ namespace alea::lang {
   X(kUses, "`uses`")             \
   X(kImport, "`import`")         \
   X(kExtern, "`extern`")         \
+  X(kType, "`type`")             \
   X(kTrue, "`true`")             \
   X(kFalse, "`false`")           \
   X(kLParen, "`(`")              \
@@ -42,6 +43,8 @@ namespace alea::lang {
   X(kComma, "`,`")               \
   X(kSemicolon, "`;`")           \
   X(kColon, "`:`")               \
+  X(kDot, "`.`")                 \
+  X(kDotDot, "`..`")             \
   X(kArrow, "`->`")              \
   X(kFatArrow, "`=>`")           \
   X(kAssign, "`=`")              \

@@ -85,6 +85,7 @@ Checker::Checker(Program& program, const SourceManager& sources, Diagnostics& di
 bool Checker::Run() {
   int errors_before = diags_.error_count();
   for (auto& module : program_.modules) module->types = store_holder_;
+  CollectTypes();
   CollectTopLevel();
   CheckSccs();
   // What is still pending mentions no variable any scheme quantified.
@@ -605,14 +606,14 @@ Type* Checker::FromAnnotation(const TypeAnn& ann, const std::string& reason) {
     Type* d = store_->DTypeConst(dtype, origin);
     return ann.name == "Tensor" ? store_->Tensor(d, origin) : store_->DTypeOf(d, origin);
   }
+  if (Type* named = NamedFromAnnotation(ann, origin, reason)) return named;
   Diagnostic& d = diags_.Report(DiagId::kUnknownType, ann.span, ann.name);
-  static const char* kTypeNames[] = {"Int", "Float", "Bool", "Str", "RandState", "Tensor", "DType"};
-  for (const char* name : kTypeNames) {
-    if (EditDistance(ann.name, name) <= 2) {
-      d.Help(DiagId::kHelpDidYouMean, name);
-      break;
-    }
+  NearestName nearest(ann.name);
+  for (const char* name : {"Int", "Float", "Bool", "Str", "RandState", "Tensor", "DType"}) {
+    nearest.Consider(name);
   }
+  for (const auto& [name, def] : visible_types_[module_]) nearest.Consider(name);
+  if (!nearest.best().empty()) d.Help(DiagId::kHelpDidYouMean, nearest.best());
   return store_->Error();
 }
 

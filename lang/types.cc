@@ -23,6 +23,7 @@ bool ContainsIf(const Type* t, int depth, uint32_t stamp, Kind kind) {
   t = Resolve(t);
   if (depth > kWalkLimit) return false;
   if (t->kind == kind) return true;
+  if (t->kind == Kind::kNamed && (t->def->holds >> static_cast<unsigned>(kind)) & 1) return true;
   Type* mt = const_cast<Type*>(t);
   if (mt->mark == stamp) return false;
   mt->mark = stamp;
@@ -112,6 +113,9 @@ bool UnifyRec(Type* a, Type* b, Trail* trail, UnifyFailure* failure, int depth) 
     case Kind::kDTypeConst:
       if (a->dtype != b->dtype) return Fail(failure, UnifyFailure::Reason::kMismatch, a, b);
       return true;
+    case Kind::kNamed:
+      if (a->def != b->def) return Fail(failure, UnifyFailure::Reason::kMismatch, a, b);
+      break;
     case Kind::kTuple:
     case Kind::kFunction:
       if (a->args.size() != b->args.size()) {
@@ -223,6 +227,32 @@ Type* TypeStore::DTypeOf(Type* dtype, Origin origin) {
   return t;
 }
 
+Type* TypeStore::Named(const TypeDef* def, std::vector<Type*> args, Origin origin) {
+  Type* t = New(Kind::kNamed, std::move(origin));
+  t->def = def;
+  t->args = std::move(args);
+  return t;
+}
+
+std::vector<Type*> TypeStore::FieldTypes(const Type* named, const Ctor& ctor) {
+  named = Resolve(named);
+  absl::flat_hash_map<Type*, Type*> subst;
+  const TypeDef* def = ctor.owner;
+  for (size_t i = 0; i < def->params.size(); ++i) {
+    subst[def->params[i]] = i < named->args.size() ? named->args[i] : Error();
+  }
+  std::vector<Type*> out;
+  for (Type* f : ctor.fields) out.push_back(Instantiate(f, subst, 0, nullptr));
+  return out;
+}
+
+int Ctor::FieldIndex(std::string_view name) const {
+  for (size_t i = 0; i < field_names.size(); ++i) {
+    if (field_names[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 Type* TypeStore::Instantiate(Type* t, absl::flat_hash_map<Type*, Type*>& subst, int level,
                              const Origin* origin) {
   // Iterative over an explicit stack would be longer; the depth of a scheme is
@@ -246,6 +276,7 @@ Type* TypeStore::Instantiate(Type* t, absl::flat_hash_map<Type*, Type*>& subst, 
         if (origin == nullptr) return t;
         Type* copy = store->New(t->kind, *origin);
         copy->dtype = t->dtype;
+        copy->def = t->def;
         subst[t] = copy;
         return copy;
       }
@@ -262,6 +293,7 @@ Type* TypeStore::Instantiate(Type* t, absl::flat_hash_map<Type*, Type*>& subst, 
       if (changed) {
         out = store->New(t->kind, origin != nullptr ? *origin : t->origin);
         out->dtype = t->dtype;
+        out->def = t->def;
         out->args = std::move(args);
         out->result = result;
       }
@@ -284,6 +316,7 @@ Type* TypeStore::Copy(Type* t) {
       if (auto it = done.find(t); it != done.end()) return it->second;
       Type* out = store->New(t->kind, t->origin);
       out->dtype = t->dtype;
+      out->def = t->def;
       for (Type* a : t->args) out->args.push_back(Go(a, depth + 1));
       if (t->result != nullptr) out->result = Go(t->result, depth + 1);
       done[t] = out;
@@ -392,6 +425,14 @@ void Printer::Append(const Type* t, int depth, std::string& out) {
       out += "DType(";
       Append(t->args[0], depth + 1, out);
       out += ")";
+      return;
+    case Kind::kNamed:
+      out += t->def->name;
+      if (!t->args.empty()) {
+        out += "(";
+        list(t->args);
+        out += ")";
+      }
       return;
   }
 }

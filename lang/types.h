@@ -12,6 +12,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,6 +45,35 @@ enum class Kind : uint8_t {
   kRandState,
   kDType,       // `DType(d)`, the type of the values `f32 i32 u32 bool`; args[0]: d
   kDTypeConst,  // the dtype `d` itself, only inside Tensor(...) and DType(...)
+  kNamed,       // a type the program declares (`Shape`, `Tree(Int)`); def, args: its arguments
+};
+
+struct Type;
+struct TypeDef;
+
+// A constructor of a declared type. A record is a type with one constructor,
+// named like the type, whose fields have names.
+struct Ctor {
+  std::string name;
+  const TypeDef* owner = nullptr;
+  int tag = 0;  // its position in the declaration
+  // Field types over the owner's parameters (TypeDef::params).
+  std::vector<Type*> fields;
+  std::vector<std::string> field_names;  // a record's; empty for a variant's constructor
+  Span span;
+  int FieldIndex(std::string_view name) const;
+};
+
+// A `type` declaration, as the checker reads it.
+struct TypeDef {
+  std::string name;
+  Span span;  // the declared name
+  bool is_record = false;
+  std::vector<Type*> params;  // generic variables, one per declared parameter
+  std::vector<Ctor> ctors;    // fixed once filled: Ctor pointers stay valid
+  // Bit k: a value may hold a type of Kind k (RandState, Function...) through
+  // the fields, whatever the arguments (Contains also looks at those).
+  uint32_t holds = 0;
 };
 
 // Where a type came from, for notes ("`Int` comes from the literal `1` here").
@@ -54,7 +84,8 @@ struct Origin {
 
 struct Type {
   Kind kind;
-  DType dtype = DType::kF32;  // kDTypeConst
+  DType dtype = DType::kF32;     // kDTypeConst
+  const TypeDef* def = nullptr;  // kNamed
   std::vector<Type*> args;
   Type* result = nullptr;  // kFunction
   Origin origin;
@@ -125,6 +156,11 @@ class TypeStore {
   Type* DTypeConst(DType dtype, Origin origin = {});
   Type* Tensor(Type* dtype, Origin origin = {});
   Type* DTypeOf(Type* dtype, Origin origin = {});
+  Type* Named(const TypeDef* def, std::vector<Type*> args, Origin origin = {});
+  TypeDef* NewDef() { return &defs_.emplace_back(); }
+  // The field types of constructor `ctor` of `named` (a kNamed of its owner),
+  // the declaration's parameters replaced by `named`'s arguments.
+  std::vector<Type*> FieldTypes(const Type* named, const Ctor& ctor);
 
   // A copy of `t` with every generic variable replaced through `subst`
   // (filled with fresh variables at `level` on first sight). Parts without
@@ -145,6 +181,7 @@ class TypeStore {
  private:
   std::deque<Type> types_;
   std::deque<Scheme> schemes_;
+  std::deque<TypeDef> defs_;
   int next_var_id_ = 0;
 };
 

@@ -32,14 +32,19 @@
 namespace alea::lang {
 namespace {
 
-// Whether values of type `t` are tracked: a RandState, or a tuple holding one
-// at any depth. Arrays are not (the VM checks their elements at run time),
-// nor are functions (no closure holds a state: capturing one is an error).
+// Whether values of type `t` are tracked: a RandState, or a tuple, record or
+// variant holding one at any depth. Arrays are not (the VM checks their
+// elements at run time), nor are functions (no closure holds a state:
+// capturing one is an error).
 bool HoldsState(const types::Type* t, int depth = 0) {
   if (t == nullptr || depth > types::kMaxTypeDepth) return false;
   t = types::Resolve(t);
   if (t->kind == types::Kind::kRandState) return true;
-  if (t->kind != types::Kind::kTuple) return false;
+  if (t->kind == types::Kind::kNamed &&
+      (t->def->holds >> static_cast<unsigned>(types::Kind::kRandState)) & 1) {
+    return true;
+  }
+  if (t->kind != types::Kind::kTuple && t->kind != types::Kind::kNamed) return false;
   for (const types::Type* part : t->args) {
     if (HoldsState(part, depth + 1)) return true;
   }
@@ -176,6 +181,16 @@ class UseOnceChecker {
         VisitIf(e.lhs, Consume(DiagId::kNoteConsumedBy, "with"));
         VisitIf(e.body, use);
         return;
+      case Expr::Kind::kRecord: {
+        Use part = use.consumes ? Consume(DiagId::kNoteConsumedByRecord, e.name) : Look();
+        for (const Arg& a : e.args) VisitIf(a.value, part);
+        VisitIf(e.body, part);
+        return;
+      }
+      case Expr::Kind::kField:
+        // Reading a field takes the value apart: the rest of it is gone.
+        VisitIf(e.lhs, Consume(DiagId::kNoteConsumedBy, "." + e.name));
+        return;
     }
   }
 
@@ -292,6 +307,12 @@ class UseOnceChecker {
   }
 
   void ReportTwice(const Expr& use, const Pattern& var, const Consumed& first) {
+    const types::Type* t = types::Resolve(var.type);
+    if (t->kind == types::Kind::kNamed) {
+      diags_.Report(DiagId::kStateRecordUsedTwice, use.span, var.name, types::ToString(t))
+          .Note(first.at, first.note, first.what);
+      return;
+    }
     Diagnostic& d = IsRandState(var.type)
                         ? diags_.Report(DiagId::kStateUsedTwice, use.span, var.name)
                         : diags_.Report(DiagId::kStateTupleUsedTwice, use.span, var.name,

@@ -52,7 +52,9 @@ static_assert(sizeof(Instr) == 8);
 
 // The shape of a value, for the instructions that must look inside one whose
 // register is untagged: printing, `str`, structural `==` and ordering, and
-// releasing a tuple's fields.
+// releasing a tuple's fields. A record is a tuple object; a variant's value
+// is a tuple object whose tag (Object::tag) is its constructor's position, a
+// constructor without fields a shared object (LOADTAG).
 struct TypeDesc {
   enum class Kind : uint8_t {
     kInt,
@@ -65,17 +67,26 @@ struct TypeDesc {
     kFunction,
     kTensor,
     kDType,
-    kRandState
+    kRandState,
+    kRecord,   // a declared record: children its field types, names its field names
+    kVariant,  // a declared variant: cases[tag] the field types of each constructor, names theirs
+    kCase,     // one constructor of variant T(parent), for TUPLE: children its fields, tag
   };
   Kind kind = Kind::kInt;
-  std::vector<uint32_t> children;  // tuple fields, or the one array element type
+  std::vector<uint32_t> children;  // tuple and record fields, or the one array element type
+  std::string name;                // kRecord, kVariant: the type as written (`Tree(Int)`)
+  std::vector<std::string> names;  // kRecord: field names; kVariant: constructor names
+  std::vector<std::vector<uint32_t>> cases;  // kVariant
+  uint16_t tag = 0;                          // kCase
+  uint32_t parent = 0;                       // kCase: its kVariant
   // A tensor's dtype and shape live in the object, so kTensor needs nothing
   // more; a kDType value (`f32`...) is its vm::DType number. A kRandState is
   // a reference to a vm/randstate.h object.
 
   bool is_reference() const {
     return kind == Kind::kStr || kind == Kind::kTuple || kind == Kind::kArray ||
-           kind == Kind::kFunction || kind == Kind::kTensor || kind == Kind::kRandState;
+           kind == Kind::kFunction || kind == Kind::kTensor || kind == Kind::kRandState ||
+           kind == Kind::kRecord || kind == Kind::kVariant || kind == Kind::kCase;
   }
 };
 

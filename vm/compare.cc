@@ -59,7 +59,8 @@ struct Pending {
   const Object* b;
   uint32_t type;
   uint64_t next;
-  uint64_t common;  // fields, or the shorter array's length
+  uint64_t common;                      // fields, or the shorter array's length
+  const std::vector<uint32_t>* fields;  // the field types; null for an array
 };
 
 }  // namespace
@@ -104,15 +105,29 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
         break;
       }
       case TypeDesc::Kind::kTuple:
+      case TypeDesc::Kind::kRecord:
       case TypeDesc::Kind::kArray: {
         const Object* x = AsObject(a);
         const Object* y = AsObject(b);
         if (x != y) {
           uint64_t n = x->length < y->length ? x->length : y->length;
-          stack.push_back({x, y, type, 0, n});
+          stack.push_back(
+              {x, y, type, 0, n, t.kind == TypeDesc::Kind::kArray ? nullptr : &t.children});
         }
         break;
       }
+      case TypeDesc::Kind::kVariant: {
+        // By constructor (declaration order), then field by field.
+        const Object* x = AsObject(a);
+        const Object* y = AsObject(b);
+        leaf = Compare3(x->tag, y->tag);
+        if (leaf == Order::kEqual && x != y && x->length > 0 && x->tag < t.cases.size()) {
+          stack.push_back({x, y, type, 0, x->length, &t.cases[x->tag]});
+        }
+        break;
+      }
+      case TypeDesc::Kind::kCase:
+        break;  // only TUPLE names one
     }
     if (leaf != Order::kEqual) return leaf;
     for (;;) {
@@ -127,7 +142,7 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
       const TypeDesc& pt = module.types[p.type];
       a = Slots(p.a)[p.next];
       b = Slots(p.b)[p.next];
-      type = pt.kind == TypeDesc::Kind::kTuple ? pt.children[p.next] : pt.children[0];
+      type = p.fields != nullptr ? (*p.fields)[p.next] : pt.children[0];
       ++p.next;
       break;
     }

@@ -38,6 +38,11 @@ const char* OperandKinds(Op op) {
       return "rrt";
     case Op::JMP:
       return "-j-";
+    case Op::LOADTAG:
+    case Op::SWITCH:
+      return "ri-";
+    case Op::JNTAG:
+      return "rij";
     case Op::JMPIF:
     case Op::JMPIFNOT:
       return "rj-";
@@ -146,6 +151,16 @@ void AppendTypeName(std::string* out, const Module& m, uint32_t type, int depth)
         AppendTypeName(out, m, t.children[i], depth + 1);
       }
       out->push_back(')');
+      return;
+    case TypeDesc::Kind::kRecord:
+    case TypeDesc::Kind::kVariant:
+      out->append(t.name);
+      return;
+    case TypeDesc::Kind::kCase:
+      // The constructor, as `Some of Option(Int)`.
+      if (t.parent < m.types.size() && t.tag < m.types[t.parent].names.size()) {
+        absl::StrAppend(out, m.types[t.parent].names[t.tag], " of ", m.types[t.parent].name);
+      }
       return;
   }
 }

@@ -145,7 +145,19 @@ constexpr uint64_t kMinSpareBlock = uint64_t{64} << 10;
 constexpr size_t kMaxSpareBlocks = 8;
 constexpr uint64_t kMaxSpareBytes = uint64_t{256} << 20;
 
+Object* Heap::MakeNullary(uint16_t tag) {
+  if (tag >= nullary_.size()) nullary_.resize(tag + 1, nullptr);
+  auto* o = static_cast<Object*>(std::calloc(1, sizeof(Object)));
+  if (o == nullptr) return Refuse(sizeof(Object), false);
+  o->refcount = uint64_t{1} << 62;
+  o->kind = ObjKind::kTuple;
+  o->tag = tag;
+  nullary_[tag] = o;
+  return o;
+}
+
 Heap::~Heap() {
+  for (Object* o : nullary_) std::free(o);
   DropParked();
   for (const SpareBlock& s : spare_blocks_) std::free(s.block);
 }

@@ -51,6 +51,14 @@ class Heap {
   // A RandState (vm/randstate.h) holding `state`, unconsumed, with no
   // creation site (as the host makes one; opcodes then record theirs).
   Object* NewRandState(const random::RandState& state);
+  // The shared object of a constructor without fields of tag `tag`
+  // (LOADTAG): made once per heap, never freed (its count starts too high to
+  // reach zero), not counted against the budget. Null when the system
+  // refuses the memory.
+  Object* Nullary(uint16_t tag) {
+    if (tag < nullary_.size() && nullary_[tag] != nullptr) return nullary_[tag];
+    return MakeNullary(tag);
+  }
 
   // Drops one reference; frees the object and, iteratively, everything only
   // it kept alive, so a chain a million levels deep needs no C stack.
@@ -88,6 +96,8 @@ class Heap {
   bool last_failure_was_budget_ = false;
   uint64_t last_failed_bytes_ = 0;
   std::vector<Object*> worklist_;  // kept between calls to avoid reallocating
+  Object* MakeNullary(uint16_t tag);
+  std::vector<Object*> nullary_;  // by tag
 
   // Large tensor blocks freed recently, kept for the next tensor of the same
   // size: a loop that makes a new big tensor per step would otherwise have

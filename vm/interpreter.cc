@@ -527,6 +527,7 @@ bool Vm::Execute(Value* result) {
       RaiseOutOfMemory();
       goto fail;
     }
+    t->tag = tuple_tags_[C];
     Value* slots = Slots(t);
     uint8_t* mask = Mask(t);
     for (uint32_t i = 0; i < n; ++i) {
@@ -574,6 +575,25 @@ bool Vm::Execute(Value* result) {
   }
   CASE(LEN) {
     RA = FromInt(static_cast<int64_t>(AsObject(RB)->length));
+    DISPATCH();
+  }
+  CASE(LOADTAG) {
+    Object* o = heap_.Nullary(B);
+    if (ABSL_PREDICT_FALSE(o == nullptr)) {
+      SAVE();
+      RaiseOutOfMemory();
+      goto fail;
+    }
+    RA = FromObject(o);
+    DISPATCH();
+  }
+  CASE(JNTAG) {
+    if (AsObject(RA)->tag != B) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(SWITCH) {
+    const uint32_t tag = AsObject(RA)->tag;
+    pc += tag < B ? tag : B - 1;
     DISPATCH();
   }
 

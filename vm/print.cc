@@ -104,6 +104,7 @@ struct Pending {
   const Object* container;
   uint32_t type;
   uint64_t next;
+  const std::vector<uint32_t>* fields;  // the field types; null for an array
 };
 
 }  // namespace
@@ -161,12 +162,28 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         break;
       case TypeDesc::Kind::kTuple:
         out->push_back('(');
-        stack.push_back({AsObject(v), type, 0});
+        stack.push_back({AsObject(v), type, 0, &t.children});
         break;
       case TypeDesc::Kind::kArray:
         out->push_back('[');
-        stack.push_back({AsObject(v), type, 0});
+        stack.push_back({AsObject(v), type, 0, nullptr});
         break;
+      case TypeDesc::Kind::kRecord:
+        absl::StrAppend(out, t.name, t.children.empty() ? " {" : " { ");
+        stack.push_back({AsObject(v), type, 0, &t.children});
+        break;
+      case TypeDesc::Kind::kVariant: {
+        const Object* o = AsObject(v);
+        const uint16_t tag = o->tag < t.cases.size() ? o->tag : 0;
+        out->append(t.names[tag]);
+        if (o->length > 0) {
+          out->push_back('(');
+          stack.push_back({o, type, 0, &t.cases[tag]});
+        }
+        break;
+      }
+      case TypeDesc::Kind::kCase:
+        break;  // only TUPLE names one
     }
     top = false;
     // Find the next value to print, closing finished containers.
@@ -175,13 +192,24 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
       Pending& p = stack.back();
       const TypeDesc& pt = module.types[p.type];
       if (p.next == p.container->length) {
-        out->push_back(pt.kind == TypeDesc::Kind::kTuple ? ')' : ']');
+        switch (pt.kind) {
+          case TypeDesc::Kind::kArray:
+            out->push_back(']');
+            break;
+          case TypeDesc::Kind::kRecord:
+            out->append(p.next == 0 ? "}" : " }");
+            break;
+          default:
+            out->push_back(')');
+            break;
+        }
         stack.pop_back();
         continue;
       }
       if (p.next > 0) out->append(", ");
+      if (pt.kind == TypeDesc::Kind::kRecord) absl::StrAppend(out, pt.names[p.next], ": ");
       v = Slots(p.container)[p.next];
-      type = pt.kind == TypeDesc::Kind::kTuple ? pt.children[p.next] : pt.children[0];
+      type = p.fields != nullptr ? (*p.fields)[p.next] : pt.children[0];
       ++p.next;
       break;
     }

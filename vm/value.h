@@ -24,15 +24,16 @@ enum class ObjKind : uint8_t { kStr, kTuple, kArray, kClosure, kTensor, kRandSta
 
 // Every object starts with this header. `length` counts bytes (Str), fields
 // (Tuple), elements (Array and Tensor, vm/tensor.h) or captures (Closure); it
-// is 0 for a RandState (vm/randstate.h). The payload follows the header in the same allocation;
+// is 0 for a RandState (vm/randstate.h). Records and variants are tuples with
+// a tag. The payload follows the header in the same allocation;
 // tuples and closures put one mask byte per slot after their slots, so releasing them needs no type
 // descriptor.
 struct Object {
   uint64_t refcount;
   ObjKind kind;
   uint8_t elements_are_refs;  // Array only
-  uint16_t unused;
-  uint32_t function;  // Closure only: the function index
+  uint16_t tag;               // Tuple only: a variant's constructor (0 for tuples and records)
+  uint32_t function;          // Closure only: the function index
   uint64_t length;
 };
 static_assert(sizeof(Object) == 24);

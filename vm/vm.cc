@@ -63,6 +63,7 @@ void Vm::Unload() {
   funcs_.clear();
   natives_.clear();
   tuple_masks_.clear();
+  tuple_tags_.clear();
   fused_kernels_.clear();
   heap_.DropParked();  // parked at this module's sites
   module_.reset();
@@ -93,13 +94,36 @@ absl::Status Vm::Load(const Module& module) {
     if (t.kind == TypeDesc::Kind::kArray && t.children.size() != 1) {
       return Malformed("an array type needs one element type");
     }
+    for (const std::vector<uint32_t>& fields : t.cases) {
+      for (uint32_t c : fields) {
+        if (c >= m->types.size()) return Malformed("a type refers to a missing type");
+      }
+    }
+    if (t.kind == TypeDesc::Kind::kVariant &&
+        (t.cases.size() != t.names.size() || t.cases.size() > 65536)) {
+      return Malformed("a variant type needs a name per constructor");
+    }
+    if (t.kind == TypeDesc::Kind::kRecord && t.names.size() != t.children.size()) {
+      return Malformed("a record type needs a name per field");
+    }
+    if (t.kind == TypeDesc::Kind::kCase &&
+        (t.parent >= m->types.size() || m->types[t.parent].kind != TypeDesc::Kind::kVariant ||
+         t.tag >= m->types[t.parent].cases.size() ||
+         m->types[t.parent].cases[t.tag] != t.children)) {
+      return Malformed("a constructor type does not match its variant");
+    }
   }
   tuple_masks_.resize(m->types.size());
+  tuple_tags_.assign(m->types.size(), 0);
   fused_kernels_.assign(m->fused.size(), FusedKernelCache{});
   for (size_t i = 0; i < m->types.size(); ++i) {
     const TypeDesc& t = m->types[i];
-    if (t.kind != TypeDesc::Kind::kTuple) continue;
+    if (t.kind != TypeDesc::Kind::kTuple && t.kind != TypeDesc::Kind::kRecord &&
+        t.kind != TypeDesc::Kind::kCase) {
+      continue;
+    }
     for (uint32_t c : t.children) tuple_masks_[i].push_back(m->types[c].is_reference() ? 1 : 0);
+    tuple_tags_[i] = t.tag;
   }
   for (const Global& g : m->globals) {
     if (g.type >= m->types.size()) return Malformed("a global has a missing type");
@@ -253,9 +277,21 @@ absl::Status Vm::Verify() const {
           if (in.c >= m.types.size()) return bad("type index out of range");
           break;
         case Op::TUPLE:
-          if (in.c >= m.types.size() || m.types[in.c].kind != TypeDesc::Kind::kTuple) {
-            return bad("TUPLE needs a tuple type");
+          if (in.c >= m.types.size() || (m.types[in.c].kind != TypeDesc::Kind::kTuple &&
+                                         m.types[in.c].kind != TypeDesc::Kind::kRecord &&
+                                         m.types[in.c].kind != TypeDesc::Kind::kCase)) {
+            return bad("TUPLE needs a tuple, record or constructor type");
           }
+          break;
+        case Op::SWITCH:
+          if (in.b == 0 || pc + in.b >= n) return bad("SWITCH needs its table of JMPs");
+          for (int64_t k = 1; k <= in.b; ++k) {
+            if (f.code[pc + k].op != Op::JMP) return bad("SWITCH needs its table of JMPs");
+          }
+          break;
+        case Op::JNTAG:
+          target = pc + 1 + in.sc();
+          jumps = true;
           break;
         case Op::PRINT:
           if (in.b >= m.types.size()) return bad("type index out of range");

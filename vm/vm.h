@@ -252,6 +252,7 @@ class Vm {
   std::vector<uint8_t> global_is_ref_;
   std::vector<uint8_t> global_unset_;              // an `extern let` the host has not set yet
   std::vector<std::vector<uint8_t>> tuple_masks_;  // per type: which fields are references
+  std::vector<uint16_t> tuple_tags_;               // per type: the tag TUPLE gives (kCase)
 
   // Register stack: slots above the running frame's window are always null.
   Value* stack_ = nullptr;

@@ -186,25 +186,25 @@ TEST(LexerTest, UnterminatedStrings) {
 }
 
 TEST(LexerTest, UnexpectedCharactersArePrintable) {
-  Lexed l = LexText("a # b \x01 c → d \xff e & f . g");
+  Lexed l = LexText("a # b \x01 c → d \xff e & f $ g");
   EXPECT_EQ(l.rendered,
             "t.alea:1:3: error: unexpected character `#`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |   ^\n"
             "t.alea:1:7: error: unexpected character `\\x01`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |       ^\n"
             "t.alea:1:11: error: unexpected character `→`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |           ^~~\n"
             "t.alea:1:17: error: unexpected character `\\xFF`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |                 ^\n"
             "t.alea:1:21: error: unexpected character `&`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |                     ^\n"
-            "t.alea:1:25: error: unexpected character `.`\n"
-            "    1 | a # b \x01 c → d \xff e & f . g\n"
+            "t.alea:1:25: error: unexpected character `$`\n"
+            "    1 | a # b \x01 c → d \xff e & f $ g\n"
             "      |                         ^\n");
   EXPECT_EQ(l.diags.error_count(), 6);
   // Each bad character leaves an error token, so the parser can stay quiet.

@@ -502,12 +502,12 @@ TEST(ParserTest, SpecificMessages) {
             "      |             ^~~~~~\n"
             "help: write `uses rng` to declare that the function draws from the ambient state\n");
   p = ParseText("1 + 2\nfn f() = 1\n");
-  EXPECT_EQ(
-      p->errors,
-      "t.alea:1:1: error: expected `fn`, `let`, `extern` or `import`, found `1`\n"
-      "    1 | 1 + 2\n"
-      "      | ^\n"
-      "help: a file holds only imports, functions, top-level `let`s and `extern` declarations\n");
+  EXPECT_EQ(p->errors,
+            "t.alea:1:1: error: expected `fn`, `let`, `type`, `extern` or `import`, found `1`\n"
+            "    1 | 1 + 2\n"
+            "      | ^\n"
+            "help: a file holds only imports, functions, top-level `let`s, `type` declarations and "
+            "`extern` declarations\n");
   EXPECT_EQ(p->module.fns.size(), 1u);
   p = ParseText("fn f(g: Int -> Int) = g\n");
   EXPECT_EQ(p->errors,

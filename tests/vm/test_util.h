@@ -33,7 +33,12 @@ class ModuleBuilder {
   uint32_t Type(TypeDesc::Kind kind, std::vector<uint32_t> children = {}) {
     std::pair<int, std::vector<uint32_t>> key{static_cast<int>(kind), children};
     auto [it, inserted] = interned_.try_emplace(std::move(key), m_.types.size());
-    if (inserted) m_.types.push_back(TypeDesc{kind, std::move(children)});
+    if (inserted) {
+      TypeDesc desc;
+      desc.kind = kind;
+      desc.children = std::move(children);
+      m_.types.push_back(std::move(desc));
+    }
     return it->second;
   }
   uint32_t Int() { return Type(TypeDesc::Kind::kInt); }
