@@ -205,7 +205,10 @@ class FunctionCompiler {
   // (borrowed) into new registers.
   void Destructure(const Pattern& p, int src, const Type* type);
   void Match(const Expr& e, Dest dest);
-  void TestPattern(const Pattern& p, int src, const Type* type, Label& fail);
+  // `tag_known`: the constructor of a top-level constructor pattern has
+  // already been tested (a SWITCH jumped here).
+  void TestPattern(const Pattern& p, int src, const Type* type, Label& fail,
+                   bool tag_known = false);
   void BindPattern(const Pattern& p, int src, const Type* type);
   // The types of the parts of a tuple, constructor or record pattern's value.
   std::vector<const Type*> PartTypes(const Pattern& p, const Type* type);

@@ -107,7 +107,8 @@ void FunctionCompiler::BindPattern(const Pattern& p, int src, const Type* type) 
   Destructure(p, src, type);
 }
 
-void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, Label& fail) {
+void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, Label& fail,
+                                   bool tag_known) {
   type = types::Resolve(type);
   switch (p.kind) {
     case Pattern::Kind::kInt: {
@@ -124,7 +125,7 @@ void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, 
     case Pattern::Kind::kTuple:
     case Pattern::Kind::kCtor:
     case Pattern::Kind::kRecord: {
-      if (TestsTag(p)) EmitJump(Op::JNTAG, src, p.ctor->tag, fail);
+      if (TestsTag(p) && !tag_known) EmitJump(Op::JNTAG, src, p.ctor->tag, fail);
       std::vector<const Type*> parts = PartTypes(p, type);
       std::vector<const Pattern*> subs = SubPatterns(p, parts.size());
       for (size_t i = 0; i < parts.size(); ++i) {
@@ -167,11 +168,36 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   const int outer_ambient = ambient_;
   const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
   const int arm_ambient = site_state >= 0 ? site_state : outer_ambient;
+  // A variant of three or more constructors is matched through a jump
+  // table: SWITCH lands on the first arm that can match the tag, past that
+  // arm's own tag test; an arm that fails falls to the next arm, which tests
+  // the tag itself.
+  const Type* sr = types::Resolve(st);
+  const size_t ctors =
+      sr->kind == types::Kind::kNamed && !sr->def->is_record ? sr->def->ctors.size() : 0;
+  bool use_switch = false;
+  for (const lang::MatchArm& arm : e.arms) use_switch |= TestsTag(*arm.pattern);
+  use_switch = use_switch && ctors >= 3 && ctors <= kMaxRegisters;
+  std::vector<Label> table(use_switch ? ctors : 0);
+  std::vector<bool> table_bound(table.size(), false);
+  if (use_switch) {
+    Emit(Instr::ABC(Op::SWITCH, s.reg, static_cast<uint16_t>(ctors), 0), e.span);
+    for (Label& entry : table) EmitJump(Op::JMP, 0, 0, entry);
+  }
   Label end;
   for (const lang::MatchArm& arm : e.arms) {
     Label next;
     int arm_mark = top_;
-    TestPattern(*arm.pattern, s.reg, st, next);
+    const lang::Pattern& top = *arm.pattern;
+    if (use_switch && TestsTag(top)) EmitJump(Op::JNTAG, s.reg, top.ctor->tag, next);
+    for (size_t k = 0; k < table.size(); ++k) {
+      const bool candidate = !TestsTag(top) || top.ctor->tag == static_cast<int>(k);
+      if (candidate && !table_bound[k]) {
+        Bind(table[k]);
+        table_bound[k] = true;
+      }
+    }
+    TestPattern(*arm.pattern, s.reg, st, next, use_switch);
     BindPattern(*arm.pattern, s.reg, st);
     int bound_top = top_;
     Label guard_failed;
@@ -192,6 +218,9 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   }
   // Unreachable (the type checker proved the arms exhaustive), but every
   // path ends in a well-formed way.
+  for (size_t k = 0; k < table.size(); ++k) {
+    if (!table_bound[k]) Bind(table[k]);
+  }
   if (dest.tail) {
     Return(Alloc(Ref(e.type)));
   }
