@@ -6,11 +6,13 @@
 #include <filesystem>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/compiler.h"
 #include "embed/runtime_diagnostic.h"
+#include "lang/ast_print.h"
 #include "lang/ast_walk.h"
 #include "lang/builtins.h"
 #include "lang/desugar.h"
@@ -49,6 +51,13 @@ bool NeedsAmbientState(const lang::Diagnostics& diags) {
 const lang::FnDecl* FindFn(const lang::Program& program, std::string_view name) {
   for (const auto& fn : program.modules.back()->fns) {
     if (fn->name == name) return fn.get();
+  }
+  return nullptr;
+}
+
+const lang::TypeDecl* FindTypeDecl(const lang::Program& program, std::string_view name) {
+  for (const auto& decl : program.modules.back()->type_decls) {
+    if (decl->name == name) return decl.get();
   }
   return nullptr;
 }
@@ -200,14 +209,49 @@ std::unique_ptr<Build> Session::Compile(const std::vector<Item>& items, bool com
   return build;
 }
 
-std::vector<Item> Session::Replace(const std::vector<Item>& fresh) const {
+std::vector<Item> Session::Replace(
+    const std::vector<Item>& fresh,
+    std::vector<std::pair<std::string, std::string>>* forgotten) const {
   absl::flat_hash_set<std::string> names;
   for (const Item& item : fresh) names.insert(item.names.begin(), item.names.end());
+  std::vector<std::string> redefined_types;
   std::vector<Item> out;
   for (const Item& item : items_) {
     bool replaced = std::any_of(item.names.begin(), item.names.end(),
                                 [&](const std::string& n) { return names.contains(n); });
     if (!replaced) out.push_back(item);
+    if (replaced && item.kind == Item::Kind::kType) redefined_types.push_back(item.names[0]);
+  }
+  // A kept value's declaration is `extern let NAME: TYPE`: look for the
+  // redefined type's name as a word of TYPE.
+  auto mentions = [](const Item& item, const std::string& type) {
+    const std::string& text = item.pieces.empty() ? std::string() : item.pieces[0].text;
+    size_t colon = text.find(':');
+    for (size_t at = text.find(type, colon); colon != std::string::npos && at != std::string::npos;
+         at = text.find(type, at + 1)) {
+      auto word = [](char c) {
+        return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
+      };
+      bool before = at > 0 && word(text[at - 1]);
+      bool after = at + type.size() < text.size() && word(text[at + type.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  };
+  if (!redefined_types.empty()) {
+    std::vector<Item> kept;
+    for (Item& item : out) {
+      const std::string* type = nullptr;
+      for (const std::string& t : redefined_types) {
+        if (item.persisted && mentions(item, t)) type = &t;
+      }
+      if (type == nullptr) {
+        kept.push_back(std::move(item));
+      } else if (forgotten != nullptr) {
+        forgotten->emplace_back(item.names[0], *type);
+      }
+    }
+    out = std::move(kept);
   }
   out.insert(out.end(), fresh.begin(), fresh.end());
   return out;
@@ -260,9 +304,11 @@ void Session::Eval(std::string_view input) {
   std::string_view first = FirstWord(input);
   lang::Diagnostics diags;
   lang::Module parsed = lang::Parse(inputs_, file, diags);
-  bool has_items = !parsed.fns.empty() || !parsed.lets.empty() || !parsed.imports.empty();
+  bool has_items = !parsed.fns.empty() || !parsed.lets.empty() || !parsed.imports.empty() ||
+                   !parsed.type_decls.empty();
   if (!diags.has_errors() && !has_items) return;  // blanks and comments only
-  bool is_definition = first == "fn" || first == "let" || first == "import" || first == "extern";
+  bool is_definition =
+      first == "fn" || first == "let" || first == "import" || first == "extern" || first == "type";
   if (!diags.has_errors()) {
     EvalDefinitions(file, parsed);
     return;
@@ -387,6 +433,11 @@ void Session::EvalDefinitions(lang::FileId file, lang::Module& parsed) {
     fresh.push_back(Fresh{span.begin, std::move(item)});
   };
   for (const auto& fn : parsed.fns) user_item(Item::Kind::kFn, {fn->name}, fn->span);
+  for (const auto& decl : parsed.type_decls) {
+    std::vector<std::string> names = {decl->name};
+    for (const lang::CtorDecl& ctor : decl->ctors) names.push_back(ctor.name);
+    user_item(Item::Kind::kType, std::move(names), decl->span);
+  }
   for (const lang::Import& import : parsed.imports) {
     user_item(Item::Kind::kImport, {absl::StrCat("import ", import.path)}, import.span);
   }
@@ -476,12 +527,26 @@ bool Session::Commit(const Build& build, const std::vector<Item>& fresh,
   Write(NewLetOutput(init_output_, let_output));
   std::string shown;
   for (const Item& item : fresh) {
+    if (item.kind == Item::Kind::kType) {
+      if (const lang::TypeDecl* decl = FindTypeDecl(*build.program, item.names[0])) {
+        absl::StrAppend(&shown, lang::PrintTypeDecl(*decl), "\n");
+      }
+    }
     if (item.kind != Item::Kind::kFn) continue;
     if (const lang::FnDecl* fn = FindFn(*build.program, item.names[0])) shown += FnSignature(*fn);
   }
   shown += LetValuesText(build, machine_, lets, wrappers);
   Write(shown);
-  items_ = Replace(fresh);
+  std::vector<std::pair<std::string, std::string>> forgotten;
+  items_ = Replace(fresh, &forgotten);
+  if (!forgotten.empty()) {
+    std::fflush(stdout);
+    for (const auto& [name, type] : forgotten) {
+      std::fprintf(stderr, "note: `%s` is forgotten: its type `%s` was redefined\n", name.c_str(),
+                   type.c_str());
+    }
+    std::fflush(stderr);
+  }
   // Every file after the session's own was read for its imports (Compile).
   files_.clear();
   for (lang::FileId id = build.session + 1; id < build.sources.size(); ++id) {

@@ -35,10 +35,11 @@ struct SessionOptions {
 
 // One top-level definition of the session, as the pieces of its text.
 struct Item {
-  enum class Kind { kFn, kLet, kImport };
+  enum class Kind { kFn, kLet, kImport, kType };
   Kind kind = Kind::kFn;
-  // The top-level names it defines (an import: "import " and its path), so
-  // that a later definition of one of them replaces it.
+  // The top-level names it defines (an import: "import " and its path; a
+  // type: its name, then its constructors'), so that a later definition of
+  // one of them replaces it.
   std::vector<std::string> names;
   std::vector<Piece> pieces;
   // A let computed once and kept as `extern let NAME: T` (session_lets.h).
@@ -106,7 +107,12 @@ class Session {
   std::unique_ptr<Build> Compile(const std::vector<Item>& items, bool compile,
                                  bool all_functions = false) const;
   // Items with those that `fresh` redefines removed, then `fresh` appended.
-  std::vector<Item> Replace(const std::vector<Item>& fresh) const;
+  // A kept `let` whose type names a type `fresh` redefines goes too (its
+  // value has the old type's layout); `forgotten` receives such names with
+  // the type.
+  std::vector<Item> Replace(
+      const std::vector<Item>& fresh,
+      std::vector<std::pair<std::string, std::string>>* forgotten = nullptr) const;
   void Report(const Build& build) const;
   void ReportRuntime(const Build& build) const;
   // Loads `build` and runs its top-level lets, keeping what they printed in
