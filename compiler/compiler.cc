@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/internal.h"
 #include "lang/ast_walk.h"
 
@@ -144,8 +145,11 @@ void ProgramCompiler::Drain() {
     }
     FunctionCompiler fc(*this, job.subst, job.fn->name);
     fc.self_index_ = job.index;
-    if (!job.type_args.empty())
-      fc.fn_.specialization = absl::StrCat("[", KeyOf(job.type_args), "]");
+    if (!job.type_args.empty()) {
+      std::vector<std::string> shown;  // as written, not as keyed
+      for (const Type* a : job.type_args) shown.push_back(types::ToString(a));
+      fc.fn_.specialization = absl::StrCat("[", absl::StrJoin(shown, ", "), "]");
+    }
     fc.CompileFunction(job.fn->params, *job.fn->body, {}, job.fn->uses_rng);
     SetFunction(job.index, fc.Finish());
   }

@@ -45,7 +45,7 @@ std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::str
     id = r->id;
     mapping = std::move(r->mapping);
   } else {
-    pc_.Unsupported(absl::StrCat(Quoted(name), " at ", Quoted(pc_.Key(site))), e.span);
+    pc_.Unsupported(absl::StrCat(Quoted(name), " at ", Quoted(types::ToString(site))), e.span);
     return std::nullopt;
   }
   if (param_of_arg != nullptr) *param_of_arg = mapping.param_of_arg;
@@ -234,9 +234,9 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
   uint32_t owned = (a.owned && IsRefReg(a.reg) ? 1u : 0u) | (b.owned && IsRefReg(b.reg) ? 2u : 0u);
   uint32_t consumed = 0;
   if (!ApplyBuiltin(*id, T(e.site_type), {a.reg, b.reg}, r, e.span, owned, &consumed)) {
-    pc_.Unsupported(
-        absl::StrCat(Quoted(lang::Spelling(e.binary_op)), " on ", Quoted(pc_.Key(T(e.lhs->type)))),
-        e.span);
+    pc_.Unsupported(absl::StrCat(Quoted(lang::Spelling(e.binary_op)), " on ",
+                                 Quoted(types::ToString(T(e.lhs->type)))),
+                    e.span);
   }
   if ((consumed & 2) == 0) Free(b);
   if ((consumed & 1) == 0) Free(a);
@@ -264,8 +264,8 @@ void FunctionCompiler::Unary(const Expr& e, Dest dest) {
   uint32_t consumed = 0;
   if (!ApplyBuiltin(*id, T(e.site_type), {a.reg}, r, e.span, a.owned && IsRefReg(a.reg) ? 1u : 0u,
                     &consumed)) {
-    pc_.Unsupported(absl::StrCat(neg ? "`-`" : "`!`", " on ", Quoted(pc_.Key(T(e.lhs->type)))),
-                    e.span);
+    pc_.Unsupported(
+        absl::StrCat(neg ? "`-`" : "`!`", " on ", Quoted(types::ToString(T(e.lhs->type)))), e.span);
   }
   if (consumed == 0) Free(a);
   Done(dest, r);

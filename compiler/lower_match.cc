@@ -19,6 +19,8 @@ bool TestsTag(const Pattern& p) {
   return p.kind == Pattern::Kind::kCtor && p.ctor != nullptr && p.ctor->owner->ctors.size() > 1;
 }
 
+constexpr size_t kMinSwitchCtors = 8;
+
 bool Refutable(const Pattern& p) {
   if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool || TestsTag(p)) return true;
   for (const lang::PatternPtr& element : p.elements) {
@@ -168,16 +170,18 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   const int outer_ambient = ambient_;
   const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
   const int arm_ambient = site_state >= 0 ? site_state : outer_ambient;
-  // A variant of three or more constructors is matched through a jump
-  // table: SWITCH lands on the first arm that can match the tag, past that
-  // arm's own tag test; an arm that fails falls to the next arm, which tests
-  // the tag itself.
+  // A variant of many constructors is matched through a jump table: SWITCH
+  // lands on the first arm that can match the tag, past that arm's own tag
+  // test; an arm that fails falls to the next arm, which tests the tag
+  // itself. Below kMinSwitchCtors the arms' own tests (JNTAG, a predicted
+  // branch each) are faster than the table's data-dependent jump (measured:
+  // docs/decisions.md "Compiler").
   const Type* sr = types::Resolve(st);
   const size_t ctors =
       sr->kind == types::Kind::kNamed && !sr->def->is_record ? sr->def->ctors.size() : 0;
   bool use_switch = false;
   for (const lang::MatchArm& arm : e.arms) use_switch |= TestsTag(*arm.pattern);
-  use_switch = use_switch && ctors >= 3 && ctors <= kMaxRegisters;
+  use_switch = use_switch && ctors >= kMinSwitchCtors && ctors <= kMaxRegisters;
   std::vector<Label> table(use_switch ? ctors : 0);
   std::vector<bool> table_bound(table.size(), false);
   if (use_switch) {

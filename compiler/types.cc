@@ -71,10 +71,58 @@ const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
   }
 }
 
+namespace {
+
+// A concrete type's printed form, where a declared type also says which
+// declaration it is: two files may each declare an `Option` (one of them the
+// prelude's), and both may be in one program.
+void AppendKey(const Type* t, std::string& out) {
+  t = types::Resolve(t);
+  if (t->kind != Kind::kNamed && !types::Contains(t, Kind::kNamed)) {
+    out += types::ToString(t);
+    return;
+  }
+  auto list = [&](const std::vector<Type*>& items) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out += ", ";
+      AppendKey(items[i], out);
+    }
+  };
+  switch (t->kind) {
+    case Kind::kNamed:
+      absl::StrAppend(&out, t->def->name, "@", reinterpret_cast<uintptr_t>(t->def));
+      if (!t->args.empty()) {
+        out += "(";
+        list(t->args);
+        out += ")";
+      }
+      return;
+    case Kind::kArray:
+      out += "[";
+      AppendKey(t->args[0], out);
+      out += "]";
+      return;
+    case Kind::kFunction:
+      out += "(";
+      list(t->args);
+      out += ") -> ";
+      AppendKey(t->result, out);
+      return;
+    default:  // tuples
+      out += "(";
+      list(t->args);
+      out += ")";
+      return;
+  }
+}
+
+}  // namespace
+
 std::string ProgramCompiler::Key(const Type* t) {
   auto it = key_cache_.find(t);
   if (it != key_cache_.end()) return it->second;
-  std::string key = types::ToString(t);
+  std::string key;
+  AppendKey(t, key);
   key_cache_.emplace(t, key);
   return key;
 }
@@ -137,7 +185,7 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
     module_.types.emplace_back();
     type_descs_.emplace(key, index);
     vm::TypeDesc desc;
-    desc.name = key;
+    desc.name = types::ToString(t);
     const types::TypeDef& def = *t->def;
     desc.kind = def.is_record ? vm::TypeDesc::Kind::kRecord : vm::TypeDesc::Kind::kVariant;
     for (const types::Ctor& c : def.ctors) {
@@ -181,6 +229,7 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
       break;
     case Kind::kTensor:
       desc.kind = vm::TypeDesc::Kind::kTensor;
+      desc.dtype = static_cast<uint8_t>(StaticDType(t));
       break;
     case Kind::kDType:
       desc.kind = vm::TypeDesc::Kind::kDType;

@@ -24,6 +24,12 @@ Type Type::Array(Type element) {
   return t;
 }
 
+Type Type::Named(std::string name) {
+  Type t(kNamed);
+  t.name_ = std::move(name);
+  return t;
+}
+
 std::string TypeName(const Type& type) {
   switch (type.kind()) {
     case Type::kUnit:
@@ -48,6 +54,8 @@ std::string TypeName(const Type& type) {
           ")");
     case Type::kArray:
       return absl::StrCat("[", TypeName(type.elements()[0]), "]");
+    case Type::kNamed:
+      return type.name();
   }
   return "?";
 }
@@ -121,7 +129,52 @@ Value Value::Array(Type element, std::vector<Value> elements) {
                                                    std::move(element), std::move(elements)})));
 }
 
+Value Value::Make(Type type, std::string constructor, std::vector<Value> fields) {
+  return Value(Variant(std::in_place_index<9>,
+                       std::make_shared<const Made>(
+                           Made{std::move(type), std::move(constructor), std::move(fields), {}})));
+}
+
+Value Value::Record(Type type, std::vector<std::pair<std::string, Value>> fields) {
+  Made made;
+  // A record's constructor is its type's name, without arguments.
+  made.constructor = type.name().substr(0, type.name().find('('));
+  made.type = std::move(type);
+  for (auto& [name, value] : fields) {
+    made.names.push_back(std::move(name));
+    made.fields.push_back(std::move(value));
+  }
+  return Value(Variant(std::in_place_index<9>, std::make_shared<const Made>(std::move(made))));
+}
+
+const std::string& Value::constructor() const {
+  static const std::string kEmpty;
+  const auto* p = std::get_if<9>(&v_);
+  return p != nullptr ? (*p)->constructor : kEmpty;
+}
+
+const std::vector<Value>& Value::fields() const {
+  static const std::vector<Value> kEmpty;
+  const auto* p = std::get_if<9>(&v_);
+  return p != nullptr ? (*p)->fields : kEmpty;
+}
+
+const std::vector<std::string>& Value::field_names() const {
+  static const std::vector<std::string> kEmpty;
+  const auto* p = std::get_if<9>(&v_);
+  return p != nullptr ? (*p)->names : kEmpty;
+}
+
+Value Value::field(std::string_view name) const {
+  const std::vector<std::string>& names = field_names();
+  for (size_t i = 0; i < names.size() && i < fields().size(); ++i) {
+    if (names[i] == name) return fields()[i];
+  }
+  return Value();
+}
+
 Type Value::type() const {
+  if (const auto* made = std::get_if<9>(&v_)) return (*made)->type;
   if (const auto* array = std::get_if<8>(&v_)) return Type::Array((*array)->element);
   if (v_.index() != Type::kTuple) return static_cast<Type::Kind>(v_.index());
   std::vector<Type> elements;

@@ -7,9 +7,11 @@
 #include <any>
 #include <cstring>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "embed/internal.h"
 #include "embed/runtime_diagnostic.h"
@@ -66,15 +68,87 @@ std::optional<Type> HostType(const vm::Module& m, uint32_t index) {
       if (!element) return std::nullopt;
       return Type::Array(*std::move(element));
     }
+    case K::kRecord:
+    case K::kVariant: {
+      // Known by name; it crosses when nothing reachable in it is a function.
+      std::vector<uint32_t> pending = {index};
+      absl::flat_hash_set<uint32_t> seen = {index};
+      while (!pending.empty()) {
+        const vm::TypeDesc& d = m.types[pending.back()];
+        pending.pop_back();
+        if (d.kind == K::kFunction) return std::nullopt;
+        auto visit = [&](uint32_t child) {
+          if (seen.insert(child).second) pending.push_back(child);
+        };
+        for (uint32_t child : d.children) visit(child);
+        for (const std::vector<uint32_t>& fields : d.cases) {
+          for (uint32_t child : fields) visit(child);
+        }
+      }
+      return Type::Named(t.name);
+    }
     default:
       return std::nullopt;
   }
 }
 
+// The ExportType of T(index), for a part of a declared type's value.
+vm::ExportType ExportOf(const vm::Module& m, uint32_t index) {
+  const vm::TypeDesc& t = m.types[index];
+  vm::ExportType e{index, 0, {}};
+  if (t.kind == vm::TypeDesc::Kind::kTensor) e.dtype = t.dtype;
+  if (t.kind == vm::TypeDesc::Kind::kTuple || t.kind == vm::TypeDesc::Kind::kArray) {
+    for (uint32_t child : t.children) e.fields.push_back(ExportOf(m, child));
+  }
+  return e;
+}
+
+// Values nested deeper than this do not cross the boundary (a host Value is
+// a tree of shared pointers, converted and destroyed recursively).
+constexpr int kMaxBoundaryDepth = 10'000;
+
+// Whether the VM value `v` of type T(type) nests deeper than kMaxBoundaryDepth.
+bool TooDeep(vm::Value v, uint32_t type, const vm::Module& m) {
+  using K = vm::TypeDesc::Kind;
+  std::vector<std::tuple<vm::Value, uint32_t, int>> pending = {{v, type, 0}};
+  while (!pending.empty()) {
+    auto [value, index, depth] = pending.back();
+    pending.pop_back();
+    if (depth > kMaxBoundaryDepth) return true;
+    const vm::TypeDesc& t = m.types[index];
+    const std::vector<uint32_t>* fields = nullptr;
+    const vm::Object* o = nullptr;
+    switch (t.kind) {
+      case K::kTuple:
+      case K::kRecord:
+        o = vm::AsObject(value);
+        fields = &t.children;
+        break;
+      case K::kVariant:
+        o = vm::AsObject(value);
+        if (o->tag < t.cases.size()) fields = &t.cases[o->tag];
+        break;
+      case K::kArray:
+        o = vm::AsObject(value);
+        for (uint64_t i = 0; i < o->length; ++i) {
+          pending.emplace_back(vm::Slots(o)[i], t.children[0], depth + 1);
+        }
+        break;
+      default:
+        break;
+    }
+    if (fields == nullptr) continue;
+    for (size_t i = 0; i < fields->size() && i < o->length; ++i) {
+      pending.emplace_back(vm::Slots(o)[i], (*fields)[i], depth + 1);
+    }
+  }
+  return false;
+}
+
 // Whether a VM value of this type is a heap reference.
 bool IsReference(const Type& t) {
   return t.kind() == Type::kStr || t.kind() == Type::kTensor || t.kind() == Type::kRandState ||
-         t.kind() == Type::kTuple || t.kind() == Type::kArray;
+         t.kind() == Type::kTuple || t.kind() == Type::kArray || t.kind() == Type::kNamed;
 }
 
 // Whether `v` holds a RandState that was already passed to a call.
@@ -85,6 +159,9 @@ bool HoldsConsumedState(const Value& v) {
   }
   for (const Value& element : v.AsArray()) {
     if (HoldsConsumedState(element)) return true;
+  }
+  for (const Value& field : v.fields()) {
+    if (HoldsConsumedState(field)) return true;
   }
   return false;
 }
@@ -116,7 +193,8 @@ struct HostEntry {
   Signature signature;
   HostFunction fn;
   VmState* owner = nullptr;
-  vm::ExportType result;  // as the loaded module declares it (a Tensor's dtype)
+  vm::ExportType result;               // as the loaded module declares it (a Tensor's dtype)
+  std::vector<vm::ExportType> params;  // likewise
   absl::flat_hash_map<uint32_t, std::any> sites;  // HostCall::State, per call site
 
   static absl::StatusOr<vm::Value> Trampoline(vm::NativeContext& ctx, const vm::Value* args) {
@@ -163,8 +241,12 @@ struct VmState {
   // The same for any value: `what` names it in errors ("argument 2"),
   // `expects` says who wants the dtype ("the function takes").
   absl::StatusOr<vm::Value> ToVm(const Value& v, const vm::ExportType& t, const std::string& what,
-                                 const std::string& expects, Lifetime lifetime) {
+                                 const std::string& expects, Lifetime lifetime, int depth = 0) {
     vm::Heap& heap = vm.heap();
+    if (depth > kMaxBoundaryDepth) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " nests more than ", kMaxBoundaryDepth,
+                                                     " levels deep, too deep to cross"));
+    }
     auto oom = [&] {
       return absl::ResourceExhaustedError(absl::StrCat("out of memory budget passing ", what));
     };
@@ -231,7 +313,7 @@ struct VmState {
                   ? absl::InvalidArgumentError(
                         absl::StrCat(part, " is ", TypeName(elements[i].type()),
                                      ", in an array of ", TypeName(element_type)))
-                  : ToVm(elements[i], t.fields[array ? 0 : i], part, expects, lifetime);
+                  : ToVm(elements[i], t.fields[array ? 0 : i], part, expects, lifetime, depth + 1);
           if (!element.ok()) {
             heap.Release(o);  // and the elements made so far
             return element.status();
@@ -241,12 +323,93 @@ struct VmState {
         }
         return vm::FromObject(o);
       }
+      case Type::kNamed:
+        return ToVmMade(v, t.type, what, expects, lifetime, depth);
     }
     return absl::InternalError("unknown value type");
   }
 
-  // The host value of `v`, of type `t` (borrowed: the caller still owns `v`).
-  static Value FromVm(vm::Value v, const Type& t) {
+  // A record's or variant's value (its type's name checked by the caller),
+  // as T(type) says: a known constructor, the right fields, each of its
+  // field's type.
+  absl::StatusOr<vm::Value> ToVmMade(const Value& v, uint32_t type, const std::string& what,
+                                     const std::string& expects, Lifetime lifetime, int depth) {
+    const vm::Module& m = module->module;
+    const vm::TypeDesc& t = m.types[type];
+    const std::vector<Value>* given = &v.fields();
+    std::vector<Value> ordered;  // a record's fields in declaration order
+    const std::vector<uint32_t>* fields = &t.children;
+    uint16_t tag = 0;
+    if (t.kind == vm::TypeDesc::Kind::kRecord) {
+      if (v.field_names().size() != v.fields().size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(what, " is a `", t.name, "` record: make it with Value::Record"));
+      }
+      for (const std::string& name : t.names) {
+        auto at = std::find(v.field_names().begin(), v.field_names().end(), name);
+        if (at == v.field_names().end()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(what, " has no field `", name, "`, which `", t.name, "` needs"));
+        }
+        ordered.push_back(v.fields()[at - v.field_names().begin()]);
+      }
+      if (v.fields().size() != t.names.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, " has ", v.fields().size(), " fields, `", t.name, "` has ", t.names.size()));
+      }
+      given = &ordered;
+    } else {
+      auto at = std::find(t.names.begin(), t.names.end(), v.constructor());
+      if (at == t.names.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(what, " has constructor `", v.constructor(),
+                                                       "`, which `", t.name, "` does not have"));
+      }
+      tag = static_cast<uint16_t>(at - t.names.begin());
+      fields = &t.cases[tag];
+      if (given->size() != fields->size()) {
+        return absl::InvalidArgumentError(absl::StrCat(what, ": `", v.constructor(), "` takes ",
+                                                       fields->size(), " fields, not ",
+                                                       given->size()));
+      }
+      if (fields->empty()) {
+        vm::Object* o = vm.heap().Nullary(tag);
+        if (o == nullptr) {
+          return absl::ResourceExhaustedError(absl::StrCat("out of memory passing ", what));
+        }
+        return vm::FromObject(o);
+      }
+    }
+    vm::Object* o = vm.heap().NewTuple(fields->size());
+    if (o == nullptr) {
+      return absl::ResourceExhaustedError(absl::StrCat("out of memory budget passing ", what));
+    }
+    o->tag = tag;
+    for (size_t i = 0; i < fields->size(); ++i) {
+      const uint32_t field = (*fields)[i];
+      const std::string part =
+          t.kind == vm::TypeDesc::Kind::kRecord
+              ? absl::StrCat("field `", t.names[i], "` of ", what)
+              : absl::StrCat("field ", i + 1, " of `", v.constructor(), "` in ", what);
+      std::optional<Type> expected = HostType(m, field);
+      absl::StatusOr<vm::Value> value =
+          !expected || (*given)[i].type() != *expected
+              ? absl::InvalidArgumentError(
+                    absl::StrCat(part, " is ", TypeName((*given)[i].type()), ", `", t.name,
+                                 "` takes ", expected ? TypeName(*expected) : "a function"))
+              : ToVm((*given)[i], ExportOf(m, field), part, expects, lifetime, depth + 1);
+      if (!value.ok()) {
+        vm.heap().Release(o);  // and the fields made so far
+        return value.status();
+      }
+      vm::Slots(o)[i] = *value;
+      vm::Mask(o)[i] = m.types[field].is_reference() ? 1 : 0;
+    }
+    return vm::FromObject(o);
+  }
+
+  // The host value of `v`, of type `t`, which is T(type) of `m` (borrowed:
+  // the caller still owns `v`). The caller checked TooDeep.
+  static Value FromVm(vm::Value v, const Type& t, const vm::Module& m, uint32_t type) {
     switch (t.kind()) {
       case Type::kUnit:
         return Value();
@@ -282,11 +445,32 @@ struct VmState {
         const bool array = t.kind() == Type::kArray;
         std::vector<Value> elements;
         elements.reserve(o->length);
+        const vm::TypeDesc& d = m.types[type];
         for (uint64_t i = 0; i < o->length; ++i) {
-          elements.push_back(FromVm(vm::Slots(o)[i], t.elements()[array ? 0 : i]));
+          elements.push_back(
+              FromVm(vm::Slots(o)[i], t.elements()[array ? 0 : i], m, d.children[array ? 0 : i]));
         }
         return array ? Value::Array(t.elements()[0], std::move(elements))
                      : Value::Tuple(std::move(elements));
+      }
+      case Type::kNamed: {
+        const vm::Object* o = vm::AsObject(v);
+        const vm::TypeDesc& d = m.types[type];
+        const bool record = d.kind == vm::TypeDesc::Kind::kRecord;
+        const uint16_t tag = record || o->tag >= d.cases.size() ? 0 : o->tag;
+        const std::vector<uint32_t>& fields = record ? d.children : d.cases[tag];
+        std::vector<std::pair<std::string, Value>> named;
+        std::vector<Value> values;
+        for (size_t i = 0; i < fields.size() && i < o->length; ++i) {
+          Value field = FromVm(vm::Slots(o)[i], *HostType(m, fields[i]), m, fields[i]);
+          if (record) {
+            named.emplace_back(d.names[i], std::move(field));
+          } else {
+            values.push_back(std::move(field));
+          }
+        }
+        return record ? Value::Record(t, std::move(named))
+                      : Value::Make(t, d.names[tag], std::move(values));
       }
     }
     return Value();
@@ -306,8 +490,14 @@ struct VmState {
 absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Value* args) {
   std::vector<Value> host_args;
   host_args.reserve(signature.params.size());
+  const vm::Module& m = owner->module->module;
   for (size_t i = 0; i < signature.params.size(); ++i) {
-    host_args.push_back(VmState::FromVm(args[i], signature.params[i]));
+    if (TooDeep(args[i], params[i].type, m)) {
+      return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, name,
+                      absl::StrCat("argument ", i + 1, " nests more than ", kMaxBoundaryDepth,
+                                   " levels deep, too deep to cross"));
+    }
+    host_args.push_back(VmState::FromVm(args[i], signature.params[i], m, params[i].type));
   }
   const uint32_t site = ctx.site();
   HostCall call(host_args, &sites[site], site);
@@ -352,6 +542,7 @@ absl::Status VmState::BindExterns(const vm::Module& m) {
                        SignatureString(entry.signature)));
     }
     entry.result = e.result;
+    entry.params = e.params;
   }
   for (auto& entry : functions) entry->sites.clear();
   for (size_t g = 0; g < m.globals.size(); ++g) {
@@ -503,7 +694,13 @@ absl::StatusOr<Value> Vm::Call(const Function& function, absl::Span<const Value>
   bool result_is_ref = false;
   absl::Status status = s_->vm.Call(e.function, values, &result, &result_is_ref);
   if (!status.ok()) return s_->Rendered(status);
-  Value out = VmState::FromVm(result, sig.result);
+  if (embed_internal::TooDeep(result, e.result.type, m)) {
+    if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
+    return absl::OutOfRangeError(absl::StrCat(
+        "the result of `", function.name(), "` nests more than ", embed_internal::kMaxBoundaryDepth,
+        " levels deep, too deep to cross to the host"));
+  }
+  Value out = VmState::FromVm(result, sig.result, m, e.result.type);
   if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
   return out;
 }

@@ -91,6 +91,7 @@ class Checker {
   types::Type* NamedFromAnnotation(const TypeAnn& ann, const types::Origin& origin,
                                    const std::string& reason);
   void SuggestCtor(Diagnostic& d, const std::string& name);
+  void ReportUnknownField(Span at, const types::Ctor& c, const std::string& name);
   // Declarations being read: their parameters by name.
   const std::vector<std::pair<std::string, types::Type*>>* decl_params_ = nullptr;
   const TypeDecl* decl_ = nullptr;

@@ -1,6 +1,7 @@
 // Inference of expressions, patterns, blocks and lambdas.
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "lang/checker.h"
@@ -247,6 +248,11 @@ Type* Checker::InferName(Expr& e, bool callee) {
     if (callee) return nullptr;
     return BuiltinValue(e, overloads);
   }
+  if (!e.name.empty() && absl::ascii_isupper(e.name[0])) {
+    Diagnostic& d = diags_.Report(DiagId::kUnknownConstructor, e.span, e.name);
+    SuggestCtor(d, e.name);
+    return store_->Error();
+  }
   Diagnostic& d = diags_.Report(DiagId::kUnknownName, e.span, e.name);
   SuggestName(d, e.name);
   return store_->Error();
@@ -276,6 +282,12 @@ Type* Checker::InferCall(Expr& e) {
     args.push_back(Infer(*arg.value));
   }
   if (fn != nullptr && fn->uses_rng) CheckSite(e, fn->name, false, fn);
+  if (callee.kind == Expr::Kind::kName && callee.name_kind == NameKind::kConstructor &&
+      callee.ctor->fields.empty()) {
+    diags_.Report(DiagId::kCtorArity, e.span, callee.name, "no fields",
+                  absl::StrCat(args.size(), args.size() == 1 ? " was" : " were"));
+    return ct;
+  }
   Type* f = types::Resolve(ct);
   if (f->kind == Kind::kError) return store_->Error();
   if (f->kind == Kind::kVar) {

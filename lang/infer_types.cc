@@ -21,6 +21,26 @@ std::string Plural(size_t n, const char* what) {
   return absl::StrCat(n, " ", what, n == 1 ? "" : "s");
 }
 
+// "field `a`", "fields `a` and `b`", "fields `a`, `b` and `c`".
+std::string FieldsText(const std::vector<std::string>& names) {
+  std::string out = names.size() == 1 ? "field " : "fields ";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    absl::StrAppend(&out, "`", names[i], "`");
+  }
+  return out;
+}
+
+// "`A`", "`A` and `B`", "`A`, `B` and `C`".
+std::string NamesText(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    absl::StrAppend(&out, "`", names[i], "`");
+  }
+  return out;
+}
+
 std::string FieldList(const Ctor& c) {
   std::vector<std::string> names;
   for (const std::string& f : c.field_names) names.push_back(absl::StrCat("`", f, "`"));
@@ -53,6 +73,7 @@ void Checker::CollectTypes() {
                      std::vector<std::pair<const char*, int>> ctors) {
     TypeDef* def = store_->NewDef();
     def->name = name;
+    def->prelude = true;
     for (const char* param : params) {
       Type* v = store_->Var(0, types::Origin{std::nullopt, absl::StrCat("`", param, "`")});
       v->generic = true;
@@ -76,6 +97,10 @@ void Checker::CollectTypes() {
   std::vector<std::pair<TypeDecl*, int>> decls;
   for (int m = 0; m < n; ++m) {
     for (auto& decl : program_.modules[m]->type_decls) {
+      for (const char* builtin : {"Int", "Float", "Bool", "Str", "RandState", "Tensor", "DType"}) {
+        if (decl->name == builtin)
+          diags_.Report(DiagId::kBuiltinTypeName, decl->name_span, builtin);
+      }
       TypeDef* def = store_->NewDef();
       decl->def = def;
       def->name = decl->name;
@@ -118,8 +143,11 @@ void Checker::CollectTypes() {
       for (const auto& [name, def] : own_types[v]) visible_types_[m].emplace(name, def);
       for (const auto& [name, c] : own_ctors[v]) visible_ctors_[m].emplace(name, c);
     }
+    // A program's own type of a prelude name hides the prelude's type and
+    // its constructors together, so that no `Some` builds a type that
+    // prints like another.
     for (const TypeDef* def : prelude) {
-      visible_types_[m].emplace(def->name, def);
+      if (!visible_types_[m].emplace(def->name, def).second) continue;
       for (const Ctor& c : def->ctors) visible_ctors_[m].emplace(c.name, &c);
     }
   }
@@ -143,12 +171,14 @@ void Checker::CollectTypes() {
           continue;
         }
         c.field_names.push_back(f.name);
+        c.field_spans.push_back(f.span);
         c.fields.push_back(f.type ? FromAnnotation(*f.type, reason) : store_->Error());
       }
     } else {
       for (size_t i = 0; i < decl->ctors.size(); ++i) {
         for (const TypeAnnPtr& f : decl->ctors[i].fields) {
           def->ctors[i].fields.push_back(f ? FromAnnotation(*f, reason) : store_->Error());
+          def->ctors[i].field_spans.push_back(f ? f->span : decl->ctors[i].span);
         }
       }
     }
@@ -200,17 +230,15 @@ Type* Checker::NamedFromAnnotation(const TypeAnn& ann, const types::Origin& orig
   const TypeDef* def = LookupType(ann.name);
   if (def == nullptr) return nullptr;
   if (ann.args.size() != def->params.size()) {
-    std::string params;
-    for (size_t i = 0; i < def->params.size(); ++i) {
-      absl::StrAppend(&params, i > 0 ? ", " : "", types::ToString(def->params[i]));
-    }
-    diags_.Report(
-        DiagId::kBadTypeArguments, ann.span, ann.name,
-        def->params.empty()
-            ? "no arguments"
-            : absl::StrCat(Plural(def->params.size(), "type argument"), ", as in `", ann.name, "(",
-                           absl::StrJoin(std::vector<std::string>(def->params.size(), "Int"), ", "),
-                           ")`"));
+    // The example: the declaration's own parameters where one is being
+    // read (`Tree(a)`), else `Int`s.
+    std::vector<std::string> example(def->params.size(), "Int");
+    if (decl_ != nullptr && decl_->name == ann.name) example = decl_->params;
+    diags_.Report(DiagId::kBadTypeArguments, ann.span, ann.name,
+                  def->params.empty()
+                      ? "no arguments"
+                      : absl::StrCat(Plural(def->params.size(), "type argument"), ", as in `",
+                                     ann.name, "(", absl::StrJoin(example, ", "), ")`"));
     return store_->Error();
   }
   std::vector<Type*> args;
@@ -240,6 +268,13 @@ void Checker::SuggestCtor(Diagnostic& d, const std::string& name) {
   if (!nearest.best().empty()) d.Help(DiagId::kHelpDidYouMean, nearest.best());
 }
 
+void Checker::ReportUnknownField(Span at, const Ctor& c, const std::string& name) {
+  Diagnostic& d = diags_.Report(DiagId::kUnknownField, at, c.name, name, FieldList(c));
+  NearestName nearest(name);
+  for (const std::string& f : c.field_names) nearest.Consider(f);
+  if (!nearest.best().empty()) d.Help(DiagId::kHelpDidYouMean, nearest.best());
+}
+
 Type* Checker::InferRecord(Expr& e) {
   const TypeDef* def = LookupType(e.name);
   auto infer_parts = [&]() {
@@ -249,7 +284,12 @@ Type* Checker::InferRecord(Expr& e) {
   if (def == nullptr || !def->is_record) {
     infer_parts();
     if (const Ctor* c = LookupCtor(e.name); c != nullptr && def == nullptr) {
-      diags_.Report(DiagId::kCtorAsRecord, e.span, e.name, c->owner->name);
+      diags_.Report(DiagId::kCtorAsRecord, e.span, e.name, c->owner->name,
+                    c->fields.empty() ? e.name : absl::StrCat(e.name, "(...)"));
+    } else if (def == nullptr) {
+      Diagnostic& d = diags_.Report(DiagId::kUnknownType, e.span, e.name);
+      d.helps.clear();
+      SuggestCtor(d, e.name);
     } else {
       Diagnostic& d = diags_.Report(
           DiagId::kNotARecordType, e.span, e.name,
@@ -263,30 +303,32 @@ Type* Checker::InferRecord(Expr& e) {
   e.ctor = &c;
   Type* t = FreshInstance(*def, e.span, absl::StrCat("the record `", e.name, "`"));
   std::vector<Type*> fields = store_->FieldTypes(t, c);
-  std::vector<bool> given(c.fields.size(), false);
+  std::vector<const Arg*> given(c.fields.size(), nullptr);
+  bool unknown = false;
   for (Arg& a : e.args) {
     Type* value = Infer(*a.value);
     int i = c.FieldIndex(a.name);
     if (i < 0) {
-      diags_.Report(DiagId::kUnknownField, a.name_span, e.name, a.name, FieldList(c));
+      ReportUnknownField(a.name_span, c, a.name);
+      unknown = true;
       continue;
     }
-    if (given[i]) {
-      diags_.Report(DiagId::kDuplicateField, a.name_span, a.name);
+    if (given[i] != nullptr) {
+      diags_.Report(DiagId::kDuplicateField, a.name_span, a.name)
+          .Note(given[i]->name_span, DiagId::kNoteFieldFirstGiven, a.name);
       continue;
     }
-    given[i] = true;
+    given[i] = &a;
     Expect(fields[i], value, a.value->span);
   }
   if (e.body) {
     Expect(t, Infer(*e.body), e.body->span);
-  } else {
+  } else if (!unknown) {  // an unknown field is likely a missing one misspelled
+    std::vector<std::string> missing;
     for (size_t i = 0; i < given.size(); ++i) {
-      if (!given[i]) {
-        diags_.Report(DiagId::kMissingField, e.span, c.field_names[i], e.name);
-        break;
-      }
+      if (given[i] == nullptr) missing.push_back(c.field_names[i]);
     }
+    if (!missing.empty()) diags_.Report(DiagId::kMissingField, e.span, FieldsText(missing), e.name);
   }
   return t;
 }
@@ -309,9 +351,8 @@ Type* Checker::InferField(Expr& e) {
     }
     if (owners.size() > 1) {
       std::vector<std::string> names;
-      for (const TypeDef* def : owners) names.push_back(absl::StrCat("`", def->name, "`"));
-      diags_.Report(DiagId::kAmbiguousField, e.span, e.name, absl::StrJoin(names, " and "),
-                    owners[0]->name);
+      for (const TypeDef* def : owners) names.push_back(def->name);
+      diags_.Report(DiagId::kAmbiguousField, e.span, e.name, NamesText(names), owners[0]->name);
       return store_->Error();
     }
     Expect(record, FreshInstance(*owners[0], e.span, "the field read"), e.lhs->span);
@@ -324,7 +365,7 @@ Type* Checker::InferField(Expr& e) {
   const Ctor& c = r->def->ctors[0];
   int i = c.FieldIndex(e.name);
   if (i < 0) {
-    diags_.Report(DiagId::kUnknownField, e.span, r->def->name, e.name, FieldList(c));
+    ReportUnknownField(e.span, c, e.name);
     return store_->Error();
   }
   e.ctor = &c;
@@ -342,10 +383,15 @@ void Checker::BindCtorPattern(Pattern& p, Type* t, bool refutable_ok, std::vecto
     if (def == nullptr || !def->is_record) {
       const Ctor* variant = def == nullptr ? LookupCtor(p.name) : nullptr;
       if (variant != nullptr) {
-        diags_.Report(DiagId::kCtorAsRecord, p.span, p.name, variant->owner->name);
+        diags_.Report(DiagId::kCtorAsRecord, p.span, p.name, variant->owner->name,
+                      variant->fields.empty() ? p.name : absl::StrCat(p.name, "(...)"));
+      } else if (def == nullptr) {
+        Diagnostic& d = diags_.Report(DiagId::kUnknownType, p.span, p.name);
+        d.helps.clear();
+        SuggestCtor(d, p.name);
       } else {
-        Diagnostic& d = diags_.Report(DiagId::kNotARecordType, p.span, p.name, "");
-        if (def == nullptr) SuggestCtor(d, p.name);
+        diags_.Report(DiagId::kNotARecordType, p.span, p.name,
+                      absl::StrCat("`", p.name, "` is a variant: match its constructors"));
       }
       bind_rest_as_errors();
       return;
@@ -356,8 +402,8 @@ void Checker::BindCtorPattern(Pattern& p, Type* t, bool refutable_ok, std::vecto
     if (c == nullptr) {
       const TypeDef* def = LookupType(p.name);
       if (def != nullptr && def->is_record) {
-        diags_.Report(DiagId::kRecordAsCall, p.span, p.name,
-                      absl::StrCat(absl::StrJoin(def->ctors[0].field_names, ", "), ", .."));
+        diags_.Report(DiagId::kRecordAsCtorPattern, p.span, p.name,
+                      absl::StrJoin(def->ctors[0].field_names, ", "));
       } else {
         Diagnostic& d = diags_.Report(DiagId::kUnknownConstructor, p.span, p.name);
         SuggestCtor(d, p.name);
@@ -389,31 +435,34 @@ void Checker::BindCtorPattern(Pattern& p, Type* t, bool refutable_ok, std::vecto
     return;
   }
   p.ctor = c;
-  std::vector<bool> seen(fields.size(), false);
+  std::vector<int> seen(fields.size(), -1);  // where each field is written
+  bool unknown = false;
   p.field_index.assign(p.elements.size(), -1);
   for (size_t k = 0; k < p.elements.size(); ++k) {
     int i = c->FieldIndex(p.field_names[k]);
     if (i < 0) {
-      diags_.Report(DiagId::kUnknownField, p.field_spans[k], c->name, p.field_names[k],
-                    FieldList(*c));
-    } else if (seen[i]) {
-      diags_.Report(DiagId::kDuplicateField, p.field_spans[k], p.field_names[k]);
+      ReportUnknownField(p.field_spans[k], *c, p.field_names[k]);
+      unknown = true;
+    } else if (seen[i] >= 0) {
+      diags_.Report(DiagId::kDuplicateField, p.field_spans[k], p.field_names[k])
+          .Note(p.field_spans[seen[i]], DiagId::kNoteFieldFirstGiven, p.field_names[k]);
       i = -1;
     }
     if (i < 0) {
       BindPattern(*p.elements[k], store_->Error(), refutable_ok, out);
       continue;
     }
-    seen[i] = true;
+    seen[i] = static_cast<int>(k);
     p.field_index[k] = i;
     BindPattern(*p.elements[k], fields[i], refutable_ok, out);
   }
-  if (!p.rest) {
+  if (!p.rest && !unknown) {
+    std::vector<std::string> missing;
     for (size_t i = 0; i < seen.size(); ++i) {
-      if (!seen[i]) {
-        diags_.Report(DiagId::kMissingFieldPattern, p.span, c->field_names[i], c->name);
-        break;
-      }
+      if (seen[i] < 0) missing.push_back(c->field_names[i]);
+    }
+    if (!missing.empty()) {
+      diags_.Report(DiagId::kMissingFieldPattern, p.span, FieldsText(missing), c->name);
     }
   }
 }

@@ -1,5 +1,6 @@
 #include "lang/loader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -99,17 +100,37 @@ class Loader {
           .Note(it->second, DiagId::kNoteFirstDefinedHere, name);
     };
     // Types have their own names; constructors are values like functions.
+    // Within a file, names are defined in source order, so "first defined"
+    // is the earlier one.
     absl::flat_hash_map<std::string, Span> first_type;
+    auto define_type = [&](const std::string& name, Span at) {
+      auto [it, inserted] = first_type.emplace(name, at);
+      if (inserted) return;
+      diags_.Report(DiagId::kDefinedTwice, at, name)
+          .Note(it->second, DiagId::kNoteFirstDefinedHere, name);
+    };
     for (const auto& module : program_.modules) {
-      for (const auto& fn : module->fns) define(fn->name, fn->name_span);
-      for (const auto& let : module->lets) DefinePattern(*let->pattern, define);
+      struct Name {
+        std::string name;
+        Span at;
+        bool type;
+      };
+      std::vector<Name> names;
+      auto collect = [&](const std::string& name, Span at) { names.push_back({name, at, false}); };
+      for (const auto& fn : module->fns) collect(fn->name, fn->name_span);
+      for (const auto& let : module->lets) DefinePattern(*let->pattern, collect);
       for (const auto& decl : module->type_decls) {
-        auto [it, inserted] = first_type.emplace(decl->name, decl->name_span);
-        if (!inserted) {
-          diags_.Report(DiagId::kDefinedTwice, decl->name_span, decl->name)
-              .Note(it->second, DiagId::kNoteFirstDefinedHere, decl->name);
+        names.push_back({decl->name, decl->name_span, true});
+        for (const CtorDecl& ctor : decl->ctors) collect(ctor.name, ctor.span);
+      }
+      std::stable_sort(names.begin(), names.end(),
+                       [](const Name& a, const Name& b) { return a.at.begin < b.at.begin; });
+      for (const Name& n : names) {
+        if (n.type) {
+          define_type(n.name, n.at);
+        } else {
+          define(n.name, n.at);
         }
-        for (const CtorDecl& ctor : decl->ctors) define(ctor.name, ctor.span);
       }
     }
   }

@@ -266,7 +266,12 @@ void Checker::ReportNoOverload(const types::Constraint& c) {
     std::string field = blame.index < static_cast<int>(bc.field_names.size())
                             ? bc.field_names[blame.index]
                             : absl::StrCat(blame.index + 1);
-    d->Note(bc.span, DiagId::kNoteFieldHolds, field, bc.name, printer.Print(blame.type));
+    std::optional<Span> at;
+    if (!bc.owner->prelude) {
+      at = blame.index < static_cast<int>(bc.field_spans.size()) ? bc.field_spans[blame.index]
+                                                                 : bc.span;
+    }
+    d->Note(at, DiagId::kNoteFieldHolds, field, bc.name, printer.Print(blame.type));
   };
   if ((c.name == "==" || c.name == "!=") && a0 != nullptr && a0->kind != Kind::kTensor &&
       AdmitsEquality(a0, *store_, &blame) == Tri::kNo && same_types()) {

@@ -536,10 +536,10 @@ ExprPtr Parser::ParseLambda() {
 }
 
 bool Parser::AtRecordBody() const {
-  if (Peek(1).kind != TokenKind::kLBrace) return false;
-  if (Peek(2).kind == TokenKind::kDotDot) return true;
-  return Peek(2).kind == TokenKind::kIdent &&
-         (Peek(3).kind == TokenKind::kColon || Peek(3).kind == TokenKind::kComma);
+  if (Peek(0).kind != TokenKind::kLBrace) return false;
+  if (Peek(1).kind == TokenKind::kDotDot) return true;
+  return Peek(1).kind == TokenKind::kIdent &&
+         (Peek(2).kind == TokenKind::kColon || Peek(2).kind == TokenKind::kComma);
 }
 
 ExprPtr Parser::ParseRecordLiteral(ExprPtr name) {

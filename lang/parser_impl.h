@@ -112,7 +112,7 @@ class Parser {
   // After a record type's name (current: `{`): `{ f: x, g, ..base }`.
   ExprPtr ParseRecordLiteral(ExprPtr name);
   // Whether the tokens from the current `{` on read as a record literal's
-  // fields (`{ f:`, `{ f,`, `{ f }`, `{ ..`, `{}`), not a block.
+  // fields (`{ f:`, `{ f,`, `{ ..`), not a block.
   bool AtRecordBody() const;
   void ParseArgs(Expr& call);
   void ParseIndex(ExprPtr& expr);

@@ -60,6 +60,7 @@ struct Ctor {
   // Field types over the owner's parameters (TypeDef::params).
   std::vector<Type*> fields;
   std::vector<std::string> field_names;  // a record's; empty for a variant's constructor
+  std::vector<Span> field_spans;         // where each field is declared
   Span span;
   int FieldIndex(std::string_view name) const;
 };
@@ -69,6 +70,7 @@ struct TypeDef {
   std::string name;
   Span span;  // the declared name
   bool is_record = false;
+  bool prelude = false;       // Option and Result: declared nowhere in the program
   std::vector<Type*> params;  // generic variables, one per declared parameter
   std::vector<Ctor> ctors;    // fixed once filled: Ctor pointers stay valid
   // Bit k: a value may hold a type of Kind k (RandState, Function...) through

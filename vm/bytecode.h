@@ -78,6 +78,7 @@ struct TypeDesc {
   std::vector<std::string> names;  // kRecord: field names; kVariant: constructor names
   std::vector<std::vector<uint32_t>> cases;  // kVariant
   uint16_t tag = 0;                          // kCase
+  uint8_t dtype = 0;                         // kTensor: its vm::DType (dtype.h)
   uint32_t parent = 0;                       // kCase: its kVariant
   // A tensor's dtype and shape live in the object, so kTensor needs nothing
   // more; a kDType value (`f32`...) is its vm::DType number. A kRandState is

@@ -592,8 +592,11 @@ bool Vm::Execute(Value* result) {
     DISPATCH();
   }
   CASE(SWITCH) {
+    // The table's JMP for this tag is taken here, not dispatched: one
+    // indirect jump, from this handler's own site, lands in the arm.
     const uint32_t tag = AsObject(RA)->tag;
-    pc += tag < B ? tag : B - 1;
+    const Instr* entry = pc + (tag < B ? tag : B - 1);
+    pc = entry + 1 + entry->sbx();
     DISPATCH();
   }
 

@@ -169,7 +169,9 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         stack.push_back({AsObject(v), type, 0, nullptr});
         break;
       case TypeDesc::Kind::kRecord:
-        absl::StrAppend(out, t.name, t.children.empty() ? " {" : " { ");
+        // As a literal is written: the type's name without its arguments.
+        absl::StrAppend(out, absl::string_view(t.name).substr(0, t.name.find('(')),
+                        t.children.empty() ? " {" : " { ");
         stack.push_back({AsObject(v), type, 0, &t.children});
         break;
       case TypeDesc::Kind::kVariant: {

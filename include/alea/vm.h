@@ -40,27 +40,45 @@ struct VmState;
 
 // The type of a host value: one of the kinds, or made of types, e.g.
 // Type::Tuple({Type::kTensor, Type::kRandState}) for `(Tensor, RandState)`
-// and Type::Array(Type::kStr) for `[Str]`. Functions cannot cross the
-// boundary yet: a function that takes or returns one cannot be found.
+// and Type::Array(Type::kStr) for `[Str]`. A type the program declares (a
+// record or variant) is known by its name as the language prints it:
+// Type::Named("Params"), Type::Named("Option(Int)"). Functions cannot cross
+// the boundary yet: a function that takes or returns one (also inside a
+// declared type) cannot be found.
 class Type {
  public:
-  enum Kind : uint8_t { kUnit, kInt, kFloat, kBool, kStr, kTensor, kRandState, kTuple, kArray };
+  enum Kind : uint8_t {
+    kUnit,
+    kInt,
+    kFloat,
+    kBool,
+    kStr,
+    kTensor,
+    kRandState,
+    kTuple,
+    kArray,
+    kNamed
+  };
   Type(Kind kind = kUnit) : kind_(kind) {}  // NOLINT: implicit, so Type::kInt is a Type
   // A tuple of two or more types (the language has no one-element tuple).
   static Type Tuple(std::vector<Type> elements);
   static Type Array(Type element);
+  static Type Named(std::string name);
 
   Kind kind() const { return kind_; }
   // A tuple's element types; an array's one element type.
   const std::vector<Type>& elements() const { return elements_; }
+  // A declared type's name with its arguments (`Tree(Int)`); empty otherwise.
+  const std::string& name() const { return name_; }
   friend bool operator==(const Type& a, const Type& b) {
-    return a.kind_ == b.kind_ && a.elements_ == b.elements_;
+    return a.kind_ == b.kind_ && a.elements_ == b.elements_ && a.name_ == b.name_;
   }
   friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
 
  private:
   Kind kind_;
   std::vector<Type> elements_;
+  std::string name_;
 };
 // "Int", "Tensor", "(Int, Str)"... as the language spells them (Unit is "()").
 std::string TypeName(const Type& type);
@@ -139,6 +157,12 @@ class Value {
   // An array of `element`s (its type even when it is empty); Call checks
   // that every element has that type.
   static Value Array(Type element, std::vector<Value> elements);
+  // A value of a declared variant (Type::Named): its constructor's name and
+  // fields, in declaration order (`Make(Type::Named("Shape"), "Circle",
+  // {Value::Float(1.0)})`; `Make(Type::Named("Option(Int)"), "None", {})`).
+  static Value Make(Type type, std::string constructor, std::vector<Value> fields);
+  // A value of a declared record, its fields by name in any order.
+  static Value Record(Type type, std::vector<std::pair<std::string, Value>> fields);
 
   // The kind, and for a tuple or an array the types of its elements.
   Type type() const;
@@ -151,6 +175,14 @@ class Value {
   const RandState& AsRandState() const;
   const std::vector<Value>& AsTuple() const;
   const std::vector<Value>& AsArray() const;
+  // A declared type's value: the constructor (a record's is its type's name
+  // without arguments), the fields in the order given (declaration order for
+  // a value a call returns) and, for a record, their names.
+  const std::string& constructor() const;
+  const std::vector<Value>& fields() const;
+  const std::vector<std::string>& field_names() const;
+  // A record's field by name; Unit when it has none of that name.
+  Value field(std::string_view name) const;
 
  private:
   // Index i is Type::Kind i. Elements are shared by copies (values are
@@ -159,9 +191,15 @@ class Value {
     Type element;  // an array's
     std::vector<Value> values;
   };
-  using Variant =
-      std::variant<std::monostate, int64_t, double, bool, std::string, Tensor, RandState,
-                   std::shared_ptr<const std::vector<Value>>, std::shared_ptr<const Elements>>;
+  struct Made {  // a declared type's value
+    Type type;
+    std::string constructor;
+    std::vector<Value> fields;
+    std::vector<std::string> names;  // a record's field names
+  };
+  using Variant = std::variant<std::monostate, int64_t, double, bool, std::string, Tensor,
+                               RandState, std::shared_ptr<const std::vector<Value>>,
+                               std::shared_ptr<const Elements>, std::shared_ptr<const Made>>;
   explicit Value(Variant v) : v_(std::move(v)) {}
   template <size_t I>
   std::variant_alternative_t<I, Variant> Get() const {

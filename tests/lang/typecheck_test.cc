@@ -504,7 +504,8 @@ TEST(TypeCheckTest, MoreMessages) {
             "      |             ^~~~~~~~~\n"
             "t.alea:1:13: note: `[Int]` comes from the array literal here\n"
             "t.alea:1:19: note: `[Int]` comes from the array literal here\n"
-            "help: ordering is defined on Int, Float, Str and tuples of them\n");
+            "help: ordering is defined on Int, Float, Str, and tuples, records and variants of "
+            "them\n");
   EXPECT_EQ(ErrorsOf("fn f(x: Int(f32)) = x"),
             "t.alea:1:9: error: `Int` takes no arguments\n"
             "    1 | fn f(x: Int(f32)) = x\n"
