@@ -334,7 +334,7 @@ struct VmState {
   // field's type.
   absl::StatusOr<vm::Value> ToVmMade(const Value& v, uint32_t type, const std::string& what,
                                      const std::string& expects, Lifetime lifetime, int depth) {
-    const vm::Module& m = module->module;
+    const vm::Module& m = *types;
     const vm::TypeDesc& t = m.types[type];
     const std::vector<Value>* given = &v.fields();
     std::vector<Value> ordered;  // a record's fields in declaration order
@@ -482,6 +482,9 @@ struct VmState {
 
   vm::Vm vm;
   std::shared_ptr<const ModuleData> module;
+  // The module being loaded or loaded (from Load on, before `module` is
+  // set): what declared types' values are converted by.
+  const vm::Module* types = nullptr;
   uint64_t load = 0;  // incremented by every Load: a Function names its Load
   std::vector<std::unique_ptr<HostEntry>> functions;  // registered; stable addresses
   std::vector<std::pair<std::string, Value>> values;  // registered `extern let` values
@@ -490,7 +493,7 @@ struct VmState {
 absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Value* args) {
   std::vector<Value> host_args;
   host_args.reserve(signature.params.size());
-  const vm::Module& m = owner->module->module;
+  const vm::Module& m = *owner->types;
   for (size_t i = 0; i < signature.params.size(); ++i) {
     if (TooDeep(args[i], params[i].type, m)) {
       return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, name,
@@ -617,6 +620,7 @@ absl::Status Vm::Load(const Module& module) {
   s_->module.reset();
   const vm::Module& m = module.data()->module;
   if (absl::Status s = s_->vm.Load(m); !s.ok()) return s;
+  s_->types = &m;
   if (absl::Status s = s_->BindExterns(m); !s.ok()) return s;
   // Shared, not copied: it is immutable (the internal Vm has its own copy of
   // the bytecode; this one is for the exports and the sources).
