@@ -138,14 +138,15 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     // A self tail call is a loop: the arguments become the parameters (same
     // types, so the same register classes) and control restarts at the top,
     // skipping the frame replacement a TAILCALL does; the backward jump still
-    // checks the interrupt flag. A plain parameter passed on in its own
-    // position (`n` in `loop(i + 1, n, acc)`) is already where it belongs.
+    // checks the interrupt flag. A parameter passed on in its own position
+    // (`n` in `loop(i + 1, n, acc)`) is already where it belongs: a plain one
+    // always, a reference at its last use (it would be moved out and back).
     bool self_loop = dest.tail && f == self_index_;
     std::vector<bool> in_place(n, false);
     for (size_t i = 0; self_loop && i < args.size(); ++i) {
       const Expr& a = *args[i];
       in_place[i] = a.kind == Expr::Kind::kName && a.name_kind == lang::NameKind::kLocal &&
-                    !Ref(a.type) && VarReg(a) == static_cast<int>(i);
+                    (!Ref(a.type) || last_uses_.contains(&a)) && VarReg(a) == static_cast<int>(i);
     }
     for (size_t i = 0; i < args.size(); ++i) {
       if (in_place[i]) continue;
@@ -155,7 +156,9 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     }
     if (pass_state) SiteState(e, e.span, base + static_cast<int>(args.size()));
     if (dest.tail) {
-      ReleaseRange(0, base, -1);
+      for (int r = 0; r < base; ++r) {
+        if (IsRefReg(r) && !(r < n && in_place[r])) Release(r);
+      }
       if (self_loop) {
         for (int i = 0; i < n; ++i) {
           if (!in_place[i]) Move(i, base + i, IsRefReg(base + i));

@@ -189,19 +189,38 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
     for (Label& entry : table) EmitJump(Op::JMP, 0, 0, entry);
   }
   Label end;
-  for (const lang::MatchArm& arm : e.arms) {
+  // Constructors an earlier arm always takes (no guard, nothing refutable
+  // under the constructor): an arm for the one constructor left need not
+  // test it.
+  std::vector<bool> covered(ctors, false);
+  size_t covered_count = 0;
+  for (size_t a = 0; a < e.arms.size(); ++a) {
+    const lang::MatchArm& arm = e.arms[a];
     Label next;
     int arm_mark = top_;
     const lang::Pattern& top = *arm.pattern;
-    if (use_switch && TestsTag(top)) EmitJump(Op::JNTAG, s.reg, top.ctor->tag, next);
+    const bool tests_tag = TestsTag(top);
+    const bool tag_known =
+        tests_tag && covered_count + 1 == ctors && !covered[static_cast<size_t>(top.ctor->tag)];
+    if (use_switch && tests_tag && !tag_known) {
+      EmitJump(Op::JNTAG, s.reg, top.ctor->tag, next);
+    }
     for (size_t k = 0; k < table.size(); ++k) {
-      const bool candidate = !TestsTag(top) || top.ctor->tag == static_cast<int>(k);
+      const bool candidate = !tests_tag || top.ctor->tag == static_cast<int>(k);
       if (candidate && !table_bound[k]) {
         Bind(table[k]);
         table_bound[k] = true;
       }
     }
-    TestPattern(*arm.pattern, s.reg, st, next, use_switch);
+    TestPattern(*arm.pattern, s.reg, st, next, use_switch || tag_known);
+    if (tests_tag && !arm.guard && !covered[static_cast<size_t>(top.ctor->tag)]) {
+      bool takes_all = true;
+      for (const lang::PatternPtr& sub : top.elements) takes_all = takes_all && !Refutable(*sub);
+      if (takes_all) {
+        covered[static_cast<size_t>(top.ctor->tag)] = true;
+        ++covered_count;
+      }
+    }
     BindPattern(*arm.pattern, s.reg, st);
     int bound_top = top_;
     Label guard_failed;
@@ -211,7 +230,9 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
     ambient_ = outer_ambient;
     if (!dest.tail) {
       ReleaseRange(arm_mark, top_, -1);
-      EmitJump(Op::JMP, 0, 0, end);
+      // The last arm's end is the match's (unless its guard's failure path
+      // follows): no jump to the next instruction.
+      if (a + 1 < e.arms.size() || arm.guard) EmitJump(Op::JMP, 0, 0, end);
     }
     if (arm.guard) {
       Bind(guard_failed);
