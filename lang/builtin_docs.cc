@@ -5,9 +5,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "lang/builtins.h"
+#include "lang/prelude.h"
 
 namespace alea::lang {
 namespace {
+
+constexpr char kPreludeTitle[] = "Prelude types";
 
 struct Tables {
   std::vector<BuiltinSection> sections;
@@ -99,6 +102,11 @@ std::string BuiltinDocText(const BuiltinDoc& doc) {
                       "\n\n", V(doc.example), "\n");
 }
 
+std::string PreludeDocText(const PreludeType& type) {
+  return absl::StrCat(PreludeDeclaration(type), "\n\n", V(type.summary), "\n\n", V(type.example),
+                      "\n");
+}
+
 std::string BuiltinIndexText() {
   std::string out;
   for (const BuiltinSection& section : BuiltinSections()) {
@@ -110,6 +118,12 @@ std::string BuiltinIndexText() {
                       std::string(name.size() < 12 ? 12 - name.size() : 1, ' '), V(doc.summary),
                       "\n");
     }
+  }
+  absl::StrAppend(&out, "\n", kPreludeTitle, ":\n");
+  for (const PreludeType& type : PreludeTypes()) {
+    absl::StrAppend(&out, "  ", V(type.name),
+                    std::string(type.name.size() < 12 ? 12 - type.name.size() : 1, ' '),
+                    V(type.summary), "\n");
   }
   return out;
 }
@@ -152,6 +166,10 @@ std::string BuiltinReferenceMarkdown() {
     absl::StrAppend(&out, "- [", V(section.title), "](#", Anchor(section.title),
                     "): ", absl::StrJoin(names, " "), "\n");
   }
+  std::vector<std::string> prelude_names;
+  for (const PreludeType& type : PreludeTypes()) prelude_names.push_back(Code(type.name));
+  absl::StrAppend(&out, "- [", kPreludeTitle, "](#", Anchor(kPreludeTitle),
+                  "): ", absl::StrJoin(prelude_names, " "), "\n");
   for (const BuiltinSection& section : tables.sections) {
     absl::StrAppend(&out, "\n## ", V(section.title), "\n");
     if (!section.intro.empty()) absl::StrAppend(&out, "\n", V(section.intro), "\n");
@@ -162,6 +180,14 @@ std::string BuiltinReferenceMarkdown() {
                       absl::StrJoin(BuiltinSignatureLines(doc.name), "\n"), "\n```\n\n",
                       V(doc.summary), "\n\n```alea\n", V(doc.example), "\n```\n");
     }
+  }
+  absl::StrAppend(&out, "\n## ", kPreludeTitle, "\n\n",
+                  "Declared in every program as if written at its top ([language.md]"
+                  "(language.md#types-you-define)); a type of the same name declared in a file "
+                  "hides the prelude's type and its constructors there.\n");
+  for (const PreludeType& type : PreludeTypes()) {
+    absl::StrAppend(&out, "\n### ", Code(type.name), "\n\n```text\n", PreludeDeclaration(type),
+                    "\n```\n\n", V(type.summary), "\n\n```alea\n", V(type.example), "\n```\n");
   }
   return out;
 }

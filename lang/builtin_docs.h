@@ -44,6 +44,11 @@ std::vector<std::string> BuiltinSignatureLines(std::string_view name);
 // The text of `alea doc NAME` and `:doc NAME`: signatures, summary, example.
 std::string BuiltinDocText(const BuiltinDoc& doc);
 
+// The text of `alea doc NAME` for a prelude type or one of its
+// constructors (lang/prelude.h): the declaration, summary, example.
+struct PreludeType;
+std::string PreludeDocText(const PreludeType& type);
+
 // `alea doc` with no name: every name with its summary, by section.
 std::string BuiltinIndexText();
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "lang/checker.h"
+#include "lang/prelude.h"
 
 namespace alea::lang {
 namespace {
@@ -66,31 +67,27 @@ void Checker::CollectTypes() {
   const int n = static_cast<int>(program_.modules.size());
   visible_types_.assign(n, {});
   visible_ctors_.assign(n, {});
-  // The prelude: `type Option(a) = None | Some(a)` and
-  // `type Result(a, e) = Ok(a) | Err(e)`, behind every file's own names.
+  // The prelude (lang/prelude.def), behind every file's own names.
   std::vector<TypeDef*> prelude;
-  auto declare = [&](const char* name, std::vector<const char*> params,
-                     std::vector<std::pair<const char*, int>> ctors) {
+  for (const PreludeType& type : PreludeTypes()) {
     TypeDef* def = store_->NewDef();
-    def->name = name;
+    def->name = std::string(type.name);
     def->prelude = true;
-    for (const char* param : params) {
+    for (const std::string& param : PreludeParams(type)) {
       Type* v = store_->Var(0, types::Origin{std::nullopt, absl::StrCat("`", param, "`")});
       v->generic = true;
       def->params.push_back(v);
     }
-    for (size_t i = 0; i < ctors.size(); ++i) {
+    for (const PreludeCtor& pc : PreludeCtors(type)) {
       Ctor c;
-      c.name = ctors[i].first;
+      c.name = pc.name;
       c.owner = def;
-      c.tag = static_cast<int>(i);
-      if (ctors[i].second >= 0) c.fields.push_back(def->params[ctors[i].second]);
+      c.tag = static_cast<int>(def->ctors.size());
+      if (pc.field >= 0) c.fields.push_back(def->params[pc.field]);
       def->ctors.push_back(std::move(c));
     }
     prelude.push_back(def);
-  };
-  declare("Option", {"a"}, {{"None", -1}, {"Some", 0}});
-  declare("Result", {"a", "e"}, {{"Ok", 0}, {"Err", 1}});
+  }
 
   std::vector<absl::flat_hash_map<std::string, const TypeDef*>> own_types(n);
   std::vector<absl::flat_hash_map<std::string, const Ctor*>> own_ctors(n);

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "lang/builtins.h"
+#include "lang/prelude.h"
 
 namespace alea::lang {
 namespace {
@@ -77,6 +78,27 @@ TEST(BuiltinDocs, TheMarkdownHasEverySectionAndName) {
         << doc.name;
   }
   EXPECT_NE(md.find("- [Random states](#random-states): `key` `split`"), std::string::npos);
+}
+
+TEST(PreludeDocs, TheTableDeclaresAndDocumentsOptionAndResult) {
+  const PreludeType* option = FindPreludeType("Some");
+  ASSERT_NE(option, nullptr);
+  EXPECT_EQ(option, FindPreludeType("Option"));
+  EXPECT_EQ(PreludeDeclaration(*option), "type Option(a) = None | Some(a)");
+  std::vector<PreludeCtor> ctors = PreludeCtors(*option);
+  ASSERT_EQ(ctors.size(), 2u);
+  EXPECT_EQ(ctors[0].name, "None");
+  EXPECT_EQ(ctors[0].field, -1);
+  EXPECT_EQ(ctors[1].name, "Some");
+  EXPECT_EQ(ctors[1].field, 0);
+  const PreludeType* result = FindPreludeType("Err");
+  ASSERT_NE(result, nullptr);
+  EXPECT_EQ(PreludeCtors(*result)[1].field, 1);  // `e`, the second parameter
+  EXPECT_EQ(FindPreludeType("Maybe"), nullptr);
+  EXPECT_EQ(PreludeDocText(*result).rfind("type Result(a, e) = Ok(a) | Err(e)\n\n", 0), 0u);
+  std::string md = BuiltinReferenceMarkdown();
+  EXPECT_NE(md.find("\n## Prelude types\n"), std::string::npos);
+  EXPECT_NE(md.find("\n### `Option`\n"), std::string::npos);
 }
 
 }  // namespace
