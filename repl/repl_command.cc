@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "lang/builtins.h"
+#include "lang/prelude.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
 #include "repl/history_path.h"
@@ -24,12 +25,17 @@ namespace {
 constexpr int kMaxThreads = 1024;
 
 // The words Tab completes a name to: the session's, the builtins' (the
-// standard library included) and the keywords.
+// standard library included), the prelude's types and constructors, and the
+// keywords.
 std::vector<std::string> NameCandidates(const Session& session) {
   std::vector<std::string> words = session.Names();
   for (std::string_view name : lang::BuiltinNames()) words.emplace_back(name);
-  for (const char* keyword :
-       {"fn", "let", "import", "if", "else", "match", "with", "uses", "rng", "true", "false"}) {
+  for (const lang::PreludeType& type : lang::PreludeTypes()) {
+    words.emplace_back(type.name);
+    for (const lang::PreludeCtor& c : lang::PreludeCtors(type)) words.push_back(c.name);
+  }
+  for (const char* keyword : {"fn", "let", "type", "import", "extern", "if", "else", "match",
+                              "with", "uses", "rng", "true", "false"}) {
     words.emplace_back(keyword);
   }
   return words;
