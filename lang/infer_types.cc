@@ -404,6 +404,12 @@ void Checker::BindCtorPattern(Pattern& p, Type* t, bool refutable_ok, std::vecto
       } else {
         Diagnostic& d = diags_.Report(DiagId::kUnknownConstructor, p.span, p.name);
         SuggestCtor(d, p.name);
+        // `let X = 1`: a variable meant, not a constructor.
+        if (d.helps.empty() && p.elements.empty()) {
+          std::string lower = p.name;
+          lower[0] = absl::ascii_tolower(lower[0]);
+          d.Help(DiagId::kHelpLowerCaseBinds, lower);
+        }
       }
       bind_rest_as_errors();
       return;
