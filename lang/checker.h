@@ -108,6 +108,9 @@ class Checker {
   types::Type* InferLambda(Expr& e);
   types::Type* InferMatch(Expr& e);
   types::Type* InferWith(Expr& e);
+  // A condition (`if`, a guard) of type `t`: a Bool, or an error that says
+  // how to get one from a tensor.
+  void ExpectCondition(types::Type* t, const Expr& cond, const std::string& what);
   // Binds the variables of `p` (monomorphically) to parts of `t`; `locals`
   // receives them. `literals` allows int/bool patterns (match).
   void BindPattern(Pattern& p, types::Type* t, bool literals, std::vector<Local>& out);

@@ -163,7 +163,7 @@ Type* Checker::Infer(Expr& e) {
       break;
     case Expr::Kind::kIf: {
       Type* cond = Infer(*e.rhs);
-      Expect(Prim(Kind::kBool, e.rhs->span, "an `if` condition"), cond, e.rhs->span);
+      ExpectCondition(cond, *e.rhs, "an `if` condition");
       Type* then_t = Infer(*e.then_branch);
       if (e.else_branch) {
         Type* else_t = Infer(*e.else_branch);
@@ -203,6 +203,15 @@ Type* Checker::Infer(Expr& e) {
   if (t == nullptr) t = store_->Error();
   e.type = t;
   return t;
+}
+
+void Checker::ExpectCondition(Type* t, const Expr& cond, const std::string& what) {
+  const Type* r = types::Resolve(t);
+  if (r->kind == Kind::kTensor) {
+    diags_.Report(DiagId::kTensorCondition, cond.span, what, types::ToString(r));
+    return;
+  }
+  Expect(Prim(Kind::kBool, cond.span, what), t, cond.span);
 }
 
 Type* Checker::InferName(Expr& e, bool callee) {
@@ -254,6 +263,10 @@ Type* Checker::InferName(Expr& e, bool callee) {
     return store_->Error();
   }
   Diagnostic& d = diags_.Report(DiagId::kUnknownName, e.span, e.name);
+  if (e.name == "null" || e.name == "nil" || e.name == "undefined") {
+    d.Help(DiagId::kHelpNoNull, e.name);
+    return store_->Error();
+  }
   SuggestName(d, e.name);
   return store_->Error();
 }
@@ -422,7 +435,7 @@ Type* Checker::InferMatch(Expr& e) {
     if (arm.pattern) BindPattern(*arm.pattern, scrutinee, true, locals_);
     if (arm.guard) {
       Type* g = Infer(*arm.guard);
-      Expect(Prim(Kind::kBool, arm.guard->span, "a match guard"), g, arm.guard->span);
+      ExpectCondition(g, *arm.guard, "a match guard");
     }
     if (arm.body) {
       Type* body = Infer(*arm.body);

@@ -61,6 +61,7 @@ Token Lexer::Next() {
   }
   LexOne();
   last_end_ = token_.span.end;
+  last_kind_ = token_.kind;
   return std::move(token_);
 }
 
@@ -79,7 +80,16 @@ void Lexer::SkipWhitespaceAndComments() {
     } else if (c == ' ' || c == '\t' || c == '\r') {
       ++pos_;
     } else if (c == '/' && At(pos_ + 1) == '/') {
+      const size_t begin = pos_ + 2;
       while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      const bool after_operand =
+          !at_line_start_ && (last_kind_ == TokenKind::kIdent || last_kind_ == TokenKind::kInt ||
+                              last_kind_ == TokenKind::kFloat || last_kind_ == TokenKind::kRParen ||
+                              last_kind_ == TokenKind::kRBracket);
+      if (after_operand) {
+        comments_after_operands_.push_back(
+            Span{file_, static_cast<uint32_t>(begin), static_cast<uint32_t>(pos_)});
+      }
     } else {
       break;
     }

@@ -28,6 +28,9 @@ class Lexer {
   Lexer(const SourceManager& sources, FileId file, Diagnostics& diags);
   // The next token; kEof (again and again) at the end.
   Token Next();
+  // The `//` comments that follow an operand on its line (`x // 2`): where
+  // someone may have meant a division. Spans start after the `//`.
+  const std::vector<Span>& comments_after_operands() const { return comments_after_operands_; }
 
  private:
   char At(size_t i) const;
@@ -46,6 +49,8 @@ class Lexer {
   size_t pos_ = 0;
   uint32_t last_end_ = 0;
   bool at_line_start_ = true;
+  TokenKind last_kind_ = TokenKind::kEof;  // of the token before the current one
+  std::vector<Span> comments_after_operands_;
   Token token_;
 };
 

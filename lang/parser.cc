@@ -229,7 +229,55 @@ Module Parser::ParseModule() {
     }
     if (pos_ == before) Advance();  // every round makes progress
   }
+  WarnCommentsThatReadAsDivision();
   return module;
+}
+
+void Parser::SkipMut() {
+  if (At(TokenKind::kIdent) && Cur().text == "mut" && Peek(1).kind == TokenKind::kIdent) {
+    Complain(DiagId::kNoLetMut, PrevSpan().To(Cur().span));
+    Advance();  // and read on as a plain `let`
+  }
+}
+
+void Parser::WarnCommentsThatReadAsDivision() {
+  if (bailed_) return;
+  const std::string_view text = sources_.file(file_).text();
+  for (const Span& s : lexer_.comments_after_operands()) {
+    std::string_view comment = text.substr(s.begin, s.end - s.begin);
+    while (!comment.empty() && (comment.front() == ' ' || comment.front() == '\t')) {
+      comment.remove_prefix(1);
+    }
+    while (!comment.empty() &&
+           (comment.back() == ' ' || comment.back() == '\t' || comment.back() == '\r')) {
+      comment.remove_suffix(1);
+    }
+    if (comment.empty() || comment.size() > 80) continue;
+    // `// prints (1, 2)` parses as a call, but code does not put a space
+    // between a function and its `(` or `[`: that is prose.
+    bool spaced_call = false;
+    for (size_t i = 0; i + 1 < comment.size() && !spaced_call; ++i) {
+      const unsigned char c = static_cast<unsigned char>(comment[i]);
+      if (!absl::ascii_isalnum(c) && c != '_') continue;
+      size_t k = i + 1;
+      if (comment[k] != ' ' && comment[k] != '\t') continue;
+      while (k < comment.size() && (comment[k] == ' ' || comment[k] == '\t')) ++k;
+      spaced_call = k < comment.size() && (comment[k] == '(' || comment[k] == '[');
+    }
+    if (spaced_call) continue;
+    // Only a whole expression, and more than a word: prose never parses
+    // (`// true mean 2`, `// d loss / d out`), and `x // note` is a note.
+    SourceManager probe;
+    FileId file = probe.Add("<comment>", std::string(comment));
+    Diagnostics quiet;
+    ExprPtr e = ParseExpression(probe, file, quiet);
+    if (quiet.has_errors() || e == nullptr || e->kind == Expr::Kind::kName ||
+        e->kind == Expr::Kind::kBool || e->kind == Expr::Kind::kStr) {
+      continue;
+    }
+    diags_.Report(DiagId::kCommentLooksLikeDivision, Span{file_, s.begin - 2, s.end},
+                  std::string(comment));
+  }
 }
 
 ExprPtr Parser::ParseWholeExpression() {
@@ -362,6 +410,7 @@ void Parser::ParseExternLet(Module& module, Span start) {
 void Parser::ParseTopLet(Module& module) {
   auto let = std::make_unique<TopLet>();
   Span start = Advance().span;
+  SkipMut();
   let->pattern = ParsePattern(/*in_match=*/false);
   if (Eat(TokenKind::kColon)) let->type = ParseType();
   if (Expect(TokenKind::kAssign)) {

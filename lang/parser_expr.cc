@@ -113,6 +113,12 @@ ExprPtr Parser::ParseBinary(int level, ExprPtr lhs) {
   int added = 0;
   bool chained = false;
   while (std::optional<BinaryOp> op = BinaryOpAt(Cur().kind, level)) {
+    if (Peek(1).kind == TokenKind::kAssign && Peek(1).span.begin == Cur().span.end &&
+        level >= 3) {  // `x += 1`
+      Error(DiagId::kNoCompoundAssign, Cur().span.To(Peek(1).span), Spelling(*op),
+            lhs->kind == Expr::Kind::kName ? lhs->name : std::string("x"));
+      break;
+    }
     if (links++ % kLinksPerLevel == 0) {
       ++added;
       if (!Deepen()) break;
@@ -257,6 +263,25 @@ ExprPtr Parser::ParsePrimary() {
       return e;
     }
     case TokenKind::kIdent: {
+      // Other languages' statements, where they cannot be Alea (`for x in`,
+      // `while c {`, `return x`): say what Alea does instead.
+      const TokenKind next = Peek(1).kind;
+      const bool operand_follows =
+          next == TokenKind::kIdent || next == TokenKind::kInt || next == TokenKind::kFloat ||
+          next == TokenKind::kStr || next == TokenKind::kLParen || next == TokenKind::kLBracket ||
+          next == TokenKind::kTrue || next == TokenKind::kFalse || next == TokenKind::kBang;
+      if (((token.text == "for" || token.text == "while") &&
+           (operand_follows || next == TokenKind::kLBrace)) ||
+          (token.text == "loop" && next == TokenKind::kLBrace)) {
+        Complain(DiagId::kNoLoops, token.span, token.text);
+        SkipLoop();
+        return Placeholder();
+      }
+      if (token.text == "return" && (operand_follows || next == TokenKind::kMinus)) {
+        // Read on as if it were not there: `return x` is `x`.
+        Complain(DiagId::kNoReturn, Advance().span);
+        return ParseExpr();
+      }
       ExprPtr e = NewExpr(Expr::Kind::kName, Advance().span);
       e->name = token.text;
       if (At(TokenKind::kLBrace) && absl::ascii_isupper(e->name[0])) {
@@ -391,6 +416,7 @@ ExprPtr Parser::ParseBlock() {
       Advance();  // an empty statement
     } else if (At(TokenKind::kLet)) {
       Stmt stmt{Stmt::Kind::kLet, Advance().span, nullptr, nullptr, nullptr};
+      SkipMut();
       stmt.pattern = ParsePattern(/*in_match=*/false);
       if (Eat(TokenKind::kColon)) stmt.type = ParseType();
       if (Expect(TokenKind::kAssign)) {
@@ -533,6 +559,27 @@ ExprPtr Parser::ParseLambda() {
   e->body = ParseExpr();
   e->span = start.To(PrevSpan());
   return e;
+}
+
+void Parser::SkipLoop() {
+  int depth = 0;
+  while (!At(TokenKind::kEof)) {
+    TokenKind kind = Cur().kind;
+    if (depth == 0 && (kind == TokenKind::kSemicolon || kind == TokenKind::kRBrace)) return;
+    if (kind == TokenKind::kLParen || kind == TokenKind::kLBracket) ++depth;
+    if ((kind == TokenKind::kRParen || kind == TokenKind::kRBracket) && depth > 0) --depth;
+    if (depth == 0 && kind == TokenKind::kLBrace) {
+      // The body: skipped whole.
+      int braces = 0;
+      do {
+        if (At(TokenKind::kLBrace)) ++braces;
+        if (At(TokenKind::kRBrace)) --braces;
+        Advance();
+      } while (braces > 0 && !At(TokenKind::kEof));
+      return;
+    }
+    Advance();
+  }
 }
 
 bool Parser::AtRecordBody() const {

@@ -76,6 +76,11 @@ class Parser {
   void SyncStatement();
   void SyncArm();
   void SyncItem();
+  // Warns about a comment that follows an operand and reads as an
+  // expression (`n // 2`): C's and Python's floor division, not a comment.
+  void WarnCommentsThatReadAsDivision();
+  // After `let`: `mut x` is another language's; say so and read on.
+  void SkipMut();
 
   // ---- Items (parser.cc) ----
   void ParseImport(Module& module);
@@ -109,6 +114,8 @@ class Parser {
   ExprPtr ParseMatch();
   ExprPtr ParseWith();
   ExprPtr ParseLambda();
+  // After another language's loop keyword: its head and its `{ }` body.
+  void SkipLoop();
   // After a record type's name (current: `{`): `{ f: x, g, ..base }`.
   ExprPtr ParseRecordLiteral(ExprPtr name);
   // Whether the tokens from the current `{` on read as a record literal's

@@ -61,7 +61,8 @@ bool IsRandState(const types::Type* t) {
 struct Use {
   bool consumes = false;
   DiagId note = DiagId::kNoteConsumedBy;
-  std::string what;  // the note's `$0`, when it has one
+  std::string what;        // the note's `$0`, when it has one
+  bool recursive = false;  // an argument of the function's call of itself (a loop)
 };
 
 Use Look() { return Use{}; }
@@ -71,6 +72,7 @@ struct Consumed {
   Span at;
   DiagId note;
   std::string what;
+  bool recursive = false;
 };
 
 // Consumptions taken out of the state: an arm's, until its branch joins.
@@ -82,6 +84,7 @@ class UseOnceChecker {
 
   void CheckFn(const FnDecl& fn) {
     Reset();
+    fn_ = &fn;
     for (const Param& p : fn.params) {
       if (p.pattern) Bind(*p.pattern);
     }
@@ -90,6 +93,7 @@ class UseOnceChecker {
 
   void CheckTopLet(const TopLet& let) {
     Reset();
+    fn_ = nullptr;
     if (let.value) Visit(*let.value, Consume(DiagId::kNoteConsumedBy, "let"));
   }
 
@@ -212,6 +216,7 @@ class UseOnceChecker {
         arg = looks ? Look() : Consume(DiagId::kNoteConsumedBy, callee.name);
       } else {
         arg = Consume(DiagId::kNoteConsumedByCall, callee.name);
+        arg.recursive = fn_ != nullptr && callee.fn == fn_;
       }
     }
     for (const Arg& a : call.args) VisitIf(a.value, arg);
@@ -296,17 +301,20 @@ class UseOnceChecker {
       return;
     }
     if (!use.consumes) return;
-    auto [at, inserted] = consumed_.try_emplace(var, Consumed{name.span, use.note, use.what});
+    auto [at, inserted] =
+        consumed_.try_emplace(var, Consumed{name.span, use.note, use.what, use.recursive});
     if (inserted) {
       added_.push_back(var);
       return;
     }
     // One error per variable, as rustc reports one per move: a third use
     // adds nothing the second did not say.
-    if (reported_.insert(var).second) ReportTwice(name, *var, at->second);
+    if (reported_.insert(var).second) {
+      ReportTwice(name, *var, at->second, use.recursive || at->second.recursive);
+    }
   }
 
-  void ReportTwice(const Expr& use, const Pattern& var, const Consumed& first) {
+  void ReportTwice(const Expr& use, const Pattern& var, const Consumed& first, bool in_loop) {
     const types::Type* t = types::Resolve(var.type);
     if (t->kind == types::Kind::kNamed) {
       diags_.Report(DiagId::kStateRecordUsedTwice, use.span, var.name, types::ToString(t))
@@ -318,6 +326,12 @@ class UseOnceChecker {
                         : diags_.Report(DiagId::kStateTupleUsedTwice, use.span, var.name,
                                         types::ToString(var.type));
     d.Note(first.at, first.note, first.what);
+    // Drawing from a state and passing the same state on to the next round:
+    // the loop's way is `next`.
+    if (in_loop && IsRandState(var.type)) {
+      d.helps.clear();
+      d.Help(DiagId::kHelpNextInLoop, var.name);
+    }
   }
 
   void ReportCapture(const Expr& use, const Pattern& var) {
@@ -335,8 +349,9 @@ class UseOnceChecker {
   // they were added (for TakeSince).
   absl::flat_hash_map<const Pattern*, Consumed> consumed_;
   std::vector<const Pattern*> added_;
-  int closure_ = 0;   // the closure being checked; 0 is the function body
-  int closures_ = 0;  // closures numbered so far
+  const FnDecl* fn_ = nullptr;  // the function being checked
+  int closure_ = 0;             // the closure being checked; 0 is the function body
+  int closures_ = 0;            // closures numbered so far
   absl::flat_hash_set<const Pattern*> reported_;
   absl::flat_hash_set<std::pair<int, const Pattern*>> captures_reported_;
 };
