@@ -379,6 +379,10 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     CallNative(name, native_args, pc_.IsRef(site->result), dst, at);
     return true;
   };
+  // A builtin that is a native on its arguments (builtins.def ALEA_BUILTIN_NATIVE).
+  if (const std::string_view plain = lang::GetBuiltin(id).native; !plain.empty()) {
+    return native(std::string(plain).c_str(), {});
+  }
   switch (id) {
     case BuiltinId::kAddInt:
       return abc(Op::ADD_I);

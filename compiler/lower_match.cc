@@ -22,7 +22,10 @@ bool TestsTag(const Pattern& p) {
 constexpr size_t kMinSwitchCtors = 8;
 
 bool Refutable(const Pattern& p) {
-  if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool || TestsTag(p)) return true;
+  if (p.kind == Pattern::Kind::kInt || p.kind == Pattern::Kind::kBool ||
+      p.kind == Pattern::Kind::kStr || TestsTag(p)) {
+    return true;
+  }
   for (const lang::PatternPtr& element : p.elements) {
     if (Refutable(*element)) return true;
   }
@@ -124,6 +127,21 @@ void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, 
     case Pattern::Kind::kBool:
       EmitJump(p.bool_value ? Op::JMPIFNOT : Op::JMPIF, src, 0, fail);
       return;
+    case Pattern::Kind::kStr: {
+      // EQ_V compares a window of two: the value (a second reference) and
+      // the literal, both released before the jump.
+      int mark = top_;
+      int window = AllocWindow({true, true});
+      Emit(Instr::ABC(Op::COPY, window, src, 0));
+      Emit(Instr::ABC(Op::LOADS, window + 1, pc_.String(p.str_value), 0));
+      int equal = Alloc(false);
+      Emit(Instr::ABC(Op::EQ_V, equal, window, static_cast<uint16_t>(pc_.TypeDescOf(type))));
+      Release(window);
+      Release(window + 1);
+      EmitJump(Op::JMPIFNOT, equal, 0, fail);
+      SetTop(mark);
+      return;
+    }
     case Pattern::Kind::kTuple:
     case Pattern::Kind::kCtor:
     case Pattern::Kind::kRecord: {

@@ -54,6 +54,7 @@ struct Pattern {
     kWildcard,  // `_`
     kVar,       // `x`
     kInt,       // `0`, `-3` (match only)
+    kStr,       // `"yes"` (match only): str_value
     kBool,      // `true`, `false` (match only)
     kTuple,     // `(p, q)`; `()` is unit
     kCtor,      // `Circle(r)`, `Dot`: name, elements (the fields, in order)
@@ -64,6 +65,7 @@ struct Pattern {
   std::string name;  // kVar, kCtor, kRecord
   int64_t int_value = 0;
   bool bool_value = false;
+  std::string str_value;             // kStr, escapes decoded
   std::vector<PatternPtr> elements;  // kTuple, kCtor, kRecord (one per field written)
   // kRecord: the name of each field written, in order (`mu` of `mu` and of `mu: m`).
   std::vector<std::string> field_names;

@@ -321,6 +321,8 @@ std::string PrintPattern(const Pattern& pattern) {
       return absl::StrCat(pattern.int_value);
     case Pattern::Kind::kBool:
       return pattern.bool_value ? "true" : "false";
+    case Pattern::Kind::kStr:
+      return QuoteString(pattern.str_value);
     case Pattern::Kind::kTuple: {
       std::string out = "(";
       for (size_t i = 0; i < pattern.elements.size(); ++i) {

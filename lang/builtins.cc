@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "lang/prelude.h"
 
 namespace alea::lang {
 namespace {
@@ -17,11 +18,15 @@ struct RawEntry {
   const char* name;
   const char* signature;
   uint32_t flags;
+  const char* native;  // ALEA_BUILTIN_NATIVE's, or ""
 };
 
 constexpr RawEntry kRaw[] = {
-#define ALEA_BUILTIN(id, name, signature, flags) {BuiltinId::id, name, signature, flags},
+#define ALEA_BUILTIN(id, name, signature, flags) {BuiltinId::id, name, signature, flags, ""},
+#define ALEA_BUILTIN_NATIVE(id, name, signature, flags, native) \
+  {BuiltinId::id, name, signature, flags, native},
 #include "lang/builtins.def"
+#undef ALEA_BUILTIN_NATIVE
 #undef ALEA_BUILTIN
 };
 
@@ -110,6 +115,16 @@ class SigParser {
       Type* d = ParseDType();
       Expect(')');
       return name == "Tensor" ? store_.Tensor(d) : store_.DTypeOf(d);
+    }
+    if (const types::TypeDef* def = PreludeDef(name)) {  // `Option(Int)`
+      std::vector<Type*> args;
+      Expect('(');
+      for (size_t i = 0; i < def->params.size(); ++i) {
+        if (i > 0) Expect(',');
+        args.push_back(ParseType());
+      }
+      Expect(')');
+      return store_.Named(def, std::move(args));
     }
     if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) Die();
     return VarNamed(name);
@@ -200,6 +215,7 @@ struct Table {
       b.name = raw.name;
       b.signature = raw.signature;
       b.flags = raw.flags;
+      b.native = raw.native;
       SigParser(raw.signature, store).Parse(b);
       builtins.push_back(std::move(b));
       std::vector<BuiltinId>& overloads = by_name[raw.name];

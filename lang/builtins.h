@@ -51,6 +51,8 @@ struct Builtin {
   types::Type* result = nullptr;  // the function's result, or the value's type
   types::Type* var_a = nullptr;   // the template variable `a` (predicates), if any
   int required = 0;               // parameters without a default
+  // ALEA_BUILTIN_NATIVE: the native it calls on its arguments; empty otherwise.
+  std::string_view native;
 
   bool sampler() const { return (flags & kBuiltinSampler) != 0; }
 };

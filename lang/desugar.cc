@@ -299,6 +299,7 @@ class Desugarer {
     out->name = p.kind == Pattern::Kind::kVar ? Renamed(p.name) : p.name;
     out->int_value = p.int_value;
     out->bool_value = p.bool_value;
+    out->str_value = p.str_value;
     out->field_names = p.field_names;
     out->field_spans = p.field_spans;
     out->rest = p.rest;

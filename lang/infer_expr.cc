@@ -347,6 +347,9 @@ void Checker::BindPattern(Pattern& p, Type* t, bool literals, std::vector<Local>
     case Pattern::Kind::kBool:
       Expect(t, Prim(Kind::kBool, p.span, "the pattern"), p.span);
       return;
+    case Pattern::Kind::kStr:
+      Expect(t, Prim(Kind::kStr, p.span, "the pattern"), p.span);
+      return;
     case Pattern::Kind::kCtor:
     case Pattern::Kind::kRecord:
       BindCtorPattern(p, t, literals, out);

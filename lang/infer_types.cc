@@ -68,26 +68,8 @@ void Checker::CollectTypes() {
   visible_types_.assign(n, {});
   visible_ctors_.assign(n, {});
   // The prelude (lang/prelude.def), behind every file's own names.
-  std::vector<TypeDef*> prelude;
-  for (const PreludeType& type : PreludeTypes()) {
-    TypeDef* def = store_->NewDef();
-    def->name = std::string(type.name);
-    def->prelude = true;
-    for (const std::string& param : PreludeParams(type)) {
-      Type* v = store_->Var(0, types::Origin{std::nullopt, absl::StrCat("`", param, "`")});
-      v->generic = true;
-      def->params.push_back(v);
-    }
-    for (const PreludeCtor& pc : PreludeCtors(type)) {
-      Ctor c;
-      c.name = pc.name;
-      c.owner = def;
-      c.tag = static_cast<int>(def->ctors.size());
-      if (pc.field >= 0) c.fields.push_back(def->params[pc.field]);
-      def->ctors.push_back(std::move(c));
-    }
-    prelude.push_back(def);
-  }
+  std::vector<const TypeDef*> prelude;
+  for (const TypeDef* def : PreludeDefs()) prelude.push_back(def);
 
   std::vector<absl::flat_hash_map<std::string, const TypeDef*>> own_types(n);
   std::vector<absl::flat_hash_map<std::string, const Ctor*>> own_ctors(n);
@@ -183,7 +165,7 @@ void Checker::CollectTypes() {
     decl_ = nullptr;
   }
   // What each type may hold, to a fixed point (types refer to each other).
-  std::vector<TypeDef*> all = prelude;
+  std::vector<TypeDef*> all;  // the prelude's are fixed (lang/prelude.cc)
   for (auto [decl, m] : decls) all.push_back(decl->def);
   for (bool changed = true; changed;) {
     changed = false;

@@ -9,6 +9,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -28,14 +29,18 @@ bool IsWildcard(Cell p) {
   return p == nullptr || p->kind == Pattern::Kind::kWildcard || p->kind == Pattern::Kind::kVar;
 }
 
-// A head constructor: a Bool or Int value, a tuple of some arity, or a
+// A head constructor: a Bool, Int or Str value, a tuple of some arity, or a
 // constructor of a declared type (a record's one included).
 struct Ctor {
+  Ctor(Pattern::Kind k, int64_t v = 0, const types::Ctor* c = nullptr, std::string t = "")
+      : kind(k), value(v), ctor(c), text(std::move(t)) {}
   Pattern::Kind kind;
   int64_t value = 0;                  // Int value, Bool as 0/1, tuple arity, constructor tag
   const types::Ctor* ctor = nullptr;  // kCtor
+  std::string text;                   // kStr
   bool operator<(const Ctor& other) const {
-    return kind != other.kind ? kind < other.kind : value < other.value;
+    if (kind != other.kind) return kind < other.kind;
+    return value != other.value ? value < other.value : text < other.text;
   }
 };
 
@@ -45,6 +50,8 @@ Ctor CtorOf(Cell p) {
       return {p->kind, p->int_value};
     case Pattern::Kind::kBool:
       return {p->kind, p->bool_value ? 1 : 0};
+    case Pattern::Kind::kStr:
+      return {p->kind, 0, nullptr, p->str_value};
     case Pattern::Kind::kCtor:
     case Pattern::Kind::kRecord:
       return {Pattern::Kind::kCtor, p->ctor->tag, p->ctor};
@@ -96,7 +103,7 @@ Matrix Specialize(const Matrix& m, const Ctor& c) {
       next.assign(Arity(c), nullptr);
     } else {
       Ctor head = CtorOf(row[0]);
-      if (head.kind != c.kind || head.value != c.value) continue;
+      if (head.kind != c.kind || head.value != c.value || head.text != c.text) continue;
       next = Fields(row[0], Arity(c));
     }
     next.insert(next.end(), row.begin() + 1, row.end());

@@ -483,6 +483,11 @@ PatternPtr Parser::ParsePattern(bool in_match) {
       pattern->span = start.To(PrevSpan());
       if (!in_match) Complain(DiagId::kLiteralPattern, pattern->span, TextOf(pattern->span));
       return pattern;
+    case TokenKind::kStr:
+      pattern->kind = Pattern::Kind::kStr;
+      pattern->str_value = Advance().text;
+      if (!in_match) Complain(DiagId::kLiteralPattern, pattern->span, TextOf(pattern->span));
+      return pattern;
     case TokenKind::kTrue:
     case TokenKind::kFalse:
       pattern->kind = Pattern::Kind::kBool;

@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "lang/types.h"
 
 namespace alea::lang {
 namespace {
@@ -49,6 +50,47 @@ std::vector<PreludeCtor> PreludeCtors(const PreludeType& type) {
 
 std::string PreludeDeclaration(const PreludeType& type) {
   return absl::StrCat("type ", V(type.name), "(", V(type.params), ") = ", V(type.constructors));
+}
+
+absl::Span<const types::TypeDef* const> PreludeDefs() {
+  struct Defs {
+    types::TypeStore store;
+    std::vector<const types::TypeDef*> defs;
+  };
+  static const Defs* made = [] {
+    auto* d = new Defs;
+    for (const PreludeType& type : kPrelude) {
+      types::TypeDef* def = d->store.NewDef();
+      def->name = std::string(type.name);
+      def->prelude = true;
+      for (const std::string& param : PreludeParams(type)) {
+        types::Type* v =
+            d->store.Var(0, types::Origin{std::nullopt, absl::StrCat("`", param, "`")});
+        v->generic = true;
+        def->params.push_back(v);
+      }
+      for (const PreludeCtor& pc : PreludeCtors(type)) {
+        types::Ctor c;
+        c.name = pc.name;
+        c.owner = def;
+        c.tag = static_cast<int>(def->ctors.size());
+        if (pc.field >= 0) c.fields.push_back(def->params[pc.field]);
+        def->ctors.push_back(std::move(c));
+      }
+      // A field is a parameter: what a value holds comes from its arguments.
+      def->holds = 0;
+      d->defs.push_back(def);
+    }
+    return d;
+  }();
+  return made->defs;
+}
+
+const types::TypeDef* PreludeDef(std::string_view name) {
+  for (const types::TypeDef* def : PreludeDefs()) {
+    if (def->name == name) return def;
+  }
+  return nullptr;
 }
 
 const PreludeType* FindPreludeType(std::string_view name) {

@@ -11,6 +11,10 @@
 
 namespace alea::lang {
 
+namespace types {
+struct TypeDef;  // lang/types.h
+}
+
 struct PreludeType {
   std::string_view name;
   std::string_view params;        // "a, e"
@@ -32,6 +36,14 @@ std::string PreludeDeclaration(const PreludeType& type);
 // The prelude type named `name` or having a constructor of that name; null
 // when there is none.
 const PreludeType* FindPreludeType(std::string_view name);
+
+// The prelude's types as the checker knows them, one TypeDef each for every
+// program (so that a builtin's signature, `parse_int(s: Str) ->
+// Option(Int)`, names the same `Option` as the program): made on first use,
+// immutable after, shared by threads. In table order.
+absl::Span<const types::TypeDef* const> PreludeDefs();
+// The prelude TypeDef named `name`, or null.
+const types::TypeDef* PreludeDef(std::string_view name);
 
 }  // namespace alea::lang
 
