@@ -1,6 +1,8 @@
 // Calls (direct, closures, tail calls), operators and builtins. Every overload
 // is resolved in the specialization being compiled: Expr::builtin when the
 // type checker fixed it, else ResolveOverload on the substituted site type.
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/internal.h"
 
@@ -329,6 +331,18 @@ void FunctionCompiler::BuiltinValue(const Expr& e, int dst) {
   if (site->kind == types::Kind::kDType) {  // `f32`, `i32`...: the dtype's number
     LoadInt(dst, static_cast<int64_t>(StaticDType(site)));
     return;
+  }
+  if (site->kind == types::Kind::kFloat && id) {  // the Float constants
+    switch (*id) {
+      case BuiltinId::kPi:
+        return LoadFloat(dst, 3.141592653589793);
+      case BuiltinId::kInf:
+        return LoadFloat(dst, std::numeric_limits<double>::infinity());
+      case BuiltinId::kNan:
+        return LoadFloat(dst, std::numeric_limits<double>::quiet_NaN());
+      default:
+        break;
+    }
   }
   if (!id || site->kind != types::Kind::kFunction) {
     pc_.Unsupported(absl::StrCat(Quoted(e.name), " as a value"), e.span);
