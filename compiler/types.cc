@@ -32,7 +32,8 @@ const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
     case Kind::kArray:
     case Kind::kFunction:
     case Kind::kTensor:
-    case Kind::kDType: {
+    case Kind::kDType:
+    case Kind::kNamed: {
       std::vector<Type*> args;
       bool changed = false;
       for (const Type* a : t->args) {
@@ -52,77 +53,23 @@ const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
           return store_.Function(std::move(args), const_cast<Type*>(result));
         case Kind::kTensor:
           return store_.Tensor(args[0]);
+        case Kind::kNamed:
+          return store_.Named(t->def, std::move(args));
         default:
           return store_.DTypeOf(args[0]);
       }
-    }
-    case Kind::kNamed: {
-      std::vector<Type*> args;
-      bool changed = false;
-      for (const Type* a : t->args) {
-        const Type* c = Concrete(a, subst);
-        changed |= c != a;
-        args.push_back(const_cast<Type*>(c));
-      }
-      return changed ? store_.Named(t->def, std::move(args)) : t;
     }
     default:
       return t;
   }
 }
 
-namespace {
-
-// A concrete type's printed form, where a declared type also says which
-// declaration it is: two files may each declare an `Option` (one of them the
-// prelude's), and both may be in one program.
-void AppendKey(const Type* t, std::string& out) {
-  t = types::Resolve(t);
-  if (t->kind != Kind::kNamed && !types::Contains(t, Kind::kNamed)) {
-    out += types::ToString(t);
-    return;
-  }
-  auto list = [&](const std::vector<Type*>& items) {
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out += ", ";
-      AppendKey(items[i], out);
-    }
-  };
-  switch (t->kind) {
-    case Kind::kNamed:
-      absl::StrAppend(&out, t->def->name, "@", reinterpret_cast<uintptr_t>(t->def));
-      if (!t->args.empty()) {
-        out += "(";
-        list(t->args);
-        out += ")";
-      }
-      return;
-    case Kind::kArray:
-      out += "[";
-      AppendKey(t->args[0], out);
-      out += "]";
-      return;
-    case Kind::kFunction:
-      out += "(";
-      list(t->args);
-      out += ") -> ";
-      AppendKey(t->result, out);
-      return;
-    default:  // tuples
-      out += "(";
-      list(t->args);
-      out += ")";
-      return;
-  }
-}
-
-}  // namespace
-
 std::string ProgramCompiler::Key(const Type* t) {
   auto it = key_cache_.find(t);
   if (it != key_cache_.end()) return it->second;
-  std::string key;
-  AppendKey(t, key);
+  // A declared type also says which declaration it is: two files may each
+  // declare an `Option` (one of them the prelude's), both in one program.
+  std::string key = types::Printer(/*name_declarations=*/true).Print(t);
   key_cache_.emplace(t, key);
   return key;
 }

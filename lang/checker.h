@@ -55,6 +55,9 @@ class Checker {
   bool IsMainWithArgs(const TopItem& item) const;
   void CheckMain();
   TopItem* LookupTop(const std::string& name);
+  // The modules whose top-level names (and types) module m sees: itself,
+  // then those it imports directly (Program::visible).
+  std::vector<int> VisibleModules(int m) const;
   // Quantifies the variables of `types` above the current level (and those
   // connected to them through pending constraints) into one shared scheme
   // per type; ambiguous constraints are defaulted.
@@ -92,6 +95,9 @@ class Checker {
                                    const std::string& reason);
   void SuggestCtor(Diagnostic& d, const std::string& name);
   void ReportUnknownField(Span at, const types::Ctor& c, const std::string& name);
+  // `name { ... }` where `name` is no record type: a variant, a variant's
+  // constructor or nothing known; `variant_help` says what to do with a variant.
+  void ReportNotARecord(Span at, const std::string& name, const char* variant_help);
   // Declarations being read: their parameters by name.
   const std::vector<std::pair<std::string, types::Type*>>* decl_params_ = nullptr;
   const TypeDecl* decl_ = nullptr;

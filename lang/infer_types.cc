@@ -22,16 +22,6 @@ std::string Plural(size_t n, const char* what) {
   return absl::StrCat(n, " ", what, n == 1 ? "" : "s");
 }
 
-// "field `a`", "fields `a` and `b`", "fields `a`, `b` and `c`".
-std::string FieldsText(const std::vector<std::string>& names) {
-  std::string out = names.size() == 1 ? "field " : "fields ";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
-    absl::StrAppend(&out, "`", names[i], "`");
-  }
-  return out;
-}
-
 // "`A`", "`A` and `B`", "`A`, `B` and `C`".
 std::string NamesText(const std::vector<std::string>& names) {
   std::string out;
@@ -40,6 +30,11 @@ std::string NamesText(const std::vector<std::string>& names) {
     absl::StrAppend(&out, "`", names[i], "`");
   }
   return out;
+}
+
+// "field `a`", "fields `a` and `b`", "fields `a`, `b` and `c`".
+std::string FieldsText(const std::vector<std::string>& names) {
+  return absl::StrCat(names.size() == 1 ? "field " : "fields ", NamesText(names));
 }
 
 std::string FieldList(const Ctor& c) {
@@ -114,11 +109,7 @@ void Checker::CollectTypes() {
     }
   }
   for (int m = 0; m < n; ++m) {
-    std::vector<int> vis =
-        m < static_cast<int>(program_.visible.size()) ? program_.visible[m] : std::vector<int>{m};
-    if (std::find(vis.begin(), vis.end(), m) == vis.end()) vis.insert(vis.begin(), m);
-    for (int v : vis) {
-      if (v < 0 || v >= n) continue;
+    for (int v : VisibleModules(m)) {
       for (const auto& [name, def] : own_types[v]) visible_types_[m].emplace(name, def);
       for (const auto& [name, c] : own_ctors[v]) visible_ctors_[m].emplace(name, c);
     }
@@ -247,6 +238,20 @@ void Checker::SuggestCtor(Diagnostic& d, const std::string& name) {
   if (!nearest.best().empty()) d.Help(DiagId::kHelpDidYouMean, nearest.best());
 }
 
+void Checker::ReportNotARecord(Span at, const std::string& name, const char* variant_help) {
+  if (LookupType(name) != nullptr) {
+    diags_.Report(DiagId::kNotARecordType, at, name,
+                  absl::StrCat("`", name, "` is a variant: ", variant_help));
+  } else if (const Ctor* c = LookupCtor(name)) {
+    diags_.Report(DiagId::kCtorAsRecord, at, name, c->owner->name,
+                  c->fields.empty() ? name : absl::StrCat(name, "(...)"));
+  } else {
+    Diagnostic& d = diags_.Report(DiagId::kUnknownType, at, name);
+    d.helps.clear();  // the list of builtin types does not help here
+    SuggestCtor(d, name);
+  }
+}
+
 void Checker::ReportUnknownField(Span at, const Ctor& c, const std::string& name) {
   Diagnostic& d = diags_.Report(DiagId::kUnknownField, at, c.name, name, FieldList(c));
   NearestName nearest(name);
@@ -262,20 +267,7 @@ Type* Checker::InferRecord(Expr& e) {
   };
   if (def == nullptr || !def->is_record) {
     infer_parts();
-    if (const Ctor* c = LookupCtor(e.name); c != nullptr && def == nullptr) {
-      diags_.Report(DiagId::kCtorAsRecord, e.span, e.name, c->owner->name,
-                    c->fields.empty() ? e.name : absl::StrCat(e.name, "(...)"));
-    } else if (def == nullptr) {
-      Diagnostic& d = diags_.Report(DiagId::kUnknownType, e.span, e.name);
-      d.helps.clear();
-      SuggestCtor(d, e.name);
-    } else {
-      Diagnostic& d = diags_.Report(
-          DiagId::kNotARecordType, e.span, e.name,
-          def != nullptr ? absl::StrCat("`", e.name, "` is a variant: build it with a constructor")
-                         : "");
-      if (def == nullptr) SuggestCtor(d, e.name);
-    }
+    ReportNotARecord(e.span, e.name, "build it with a constructor");
     return store_->Error();
   }
   const Ctor& c = def->ctors[0];
@@ -360,18 +352,7 @@ void Checker::BindCtorPattern(Pattern& p, Type* t, bool refutable_ok, std::vecto
   if (p.kind == Pattern::Kind::kRecord) {
     const TypeDef* def = LookupType(p.name);
     if (def == nullptr || !def->is_record) {
-      const Ctor* variant = def == nullptr ? LookupCtor(p.name) : nullptr;
-      if (variant != nullptr) {
-        diags_.Report(DiagId::kCtorAsRecord, p.span, p.name, variant->owner->name,
-                      variant->fields.empty() ? p.name : absl::StrCat(p.name, "(...)"));
-      } else if (def == nullptr) {
-        Diagnostic& d = diags_.Report(DiagId::kUnknownType, p.span, p.name);
-        d.helps.clear();
-        SuggestCtor(d, p.name);
-      } else {
-        diags_.Report(DiagId::kNotARecordType, p.span, p.name,
-                      absl::StrCat("`", p.name, "` is a variant: match its constructors"));
-      }
+      ReportNotARecord(p.span, p.name, "match its constructors");
       bind_rest_as_errors();
       return;
     }

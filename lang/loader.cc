@@ -92,19 +92,13 @@ class Loader {
   }
 
   void ReportDuplicateNames() {
-    absl::flat_hash_map<std::string, Span> first;
-    auto define = [&](const std::string& name, Span at) {
-      auto [it, inserted] = first.emplace(name, at);
-      if (inserted) return;
-      diags_.Report(DiagId::kDefinedTwice, at, name)
-          .Note(it->second, DiagId::kNoteFirstDefinedHere, name);
-    };
     // Types have their own names; constructors are values like functions.
     // Within a file, names are defined in source order, so "first defined"
     // is the earlier one.
-    absl::flat_hash_map<std::string, Span> first_type;
-    auto define_type = [&](const std::string& name, Span at) {
-      auto [it, inserted] = first_type.emplace(name, at);
+    absl::flat_hash_map<std::string, Span> first_value, first_type;
+    auto define_in = [&](absl::flat_hash_map<std::string, Span>& first, const std::string& name,
+                         Span at) {
+      auto [it, inserted] = first.emplace(name, at);
       if (inserted) return;
       diags_.Report(DiagId::kDefinedTwice, at, name)
           .Note(it->second, DiagId::kNoteFirstDefinedHere, name);
@@ -125,13 +119,7 @@ class Loader {
       }
       std::stable_sort(names.begin(), names.end(),
                        [](const Name& a, const Name& b) { return a.at.begin < b.at.begin; });
-      for (const Name& n : names) {
-        if (n.type) {
-          define_type(n.name, n.at);
-        } else {
-          define(n.name, n.at);
-        }
-      }
+      for (const Name& n : names) define_in(n.type ? first_type : first_value, n.name, n.at);
     }
   }
 

@@ -131,14 +131,20 @@ void Checker::CollectTopLevel() {
     }
   }
   for (int m = 0; m < n; ++m) {
-    std::vector<int> vis =
-        m < static_cast<int>(program_.visible.size()) ? program_.visible[m] : std::vector<int>{m};
-    if (std::find(vis.begin(), vis.end(), m) == vis.end()) vis.insert(vis.begin(), m);
-    for (int v : vis) {
-      if (v < 0 || v >= n) continue;
+    for (int v : VisibleModules(m)) {
       for (const auto& [name, index] : own[v]) visible_[m].emplace(name, index);
     }
   }
+}
+
+std::vector<int> Checker::VisibleModules(int m) const {
+  const int n = static_cast<int>(program_.modules.size());
+  std::vector<int> vis =
+      m < static_cast<int>(program_.visible.size()) ? program_.visible[m] : std::vector<int>{m};
+  if (std::find(vis.begin(), vis.end(), m) == vis.end()) vis.insert(vis.begin(), m);
+  vis.erase(std::remove_if(vis.begin(), vis.end(), [n](int v) { return v < 0 || v >= n; }),
+            vis.end());
+  return vis;
 }
 
 Checker::TopItem* Checker::LookupTop(const std::string& name) {

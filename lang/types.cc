@@ -428,6 +428,7 @@ void Printer::Append(const Type* t, int depth, std::string& out) {
       return;
     case Kind::kNamed:
       out += t->def->name;
+      if (name_declarations_) absl::StrAppend(&out, "@", reinterpret_cast<uintptr_t>(t->def));
       if (!t->args.empty()) {
         out += "(";
         list(t->args);

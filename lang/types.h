@@ -223,6 +223,10 @@ bool Unify(Type* expected, Type* found, Trail* trail, UnifyFailure* failure);
 // Names variables `a`, `b`, ... consistently across the types of one message.
 class Printer {
  public:
+  // `name_declarations`: a declared type's name also says which declaration
+  // it is (`Option@0x...`), so that the text tells apart two types of one
+  // name, as the compiler's instance keys must.
+  explicit Printer(bool name_declarations = false) : name_declarations_(name_declarations) {}
   std::string Print(const Type* t);
 
  private:
@@ -230,6 +234,7 @@ class Printer {
   absl::flat_hash_map<const Type*, std::string> names_;
   int type_vars_ = 0;
   int dtype_vars_ = 0;
+  bool name_declarations_ = false;
 };
 
 // Convenience for a type printed on its own.
