@@ -145,14 +145,18 @@ class FunctionCompiler {
   // *consumed says it did (its register is null afterwards).
   bool ApplyBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args, int dst,
                     Span at, uint32_t owned = 0, uint32_t* consumed = nullptr);
-  // A native's argument: a register, or an Int immediate (reg < 0).
+  // A native's argument: a register, or an Int immediate (reg < 0). A moved
+  // register's reference goes to the call (its register is null after).
   struct NativeArg {
     int reg;
     int64_t imm;
+    bool moved = false;
     static NativeArg Reg(int r) { return {r, 0}; }
     static NativeArg Imm(int64_t v) { return {-1, v}; }
+    static NativeArg Moved(int r) { return {r, 0, true}; }
   };
-  // CALLN `name` on `args` (references are copied: natives borrow), result into dst.
+  // CALLN `name` on `args` (references are copied: natives borrow; a native
+  // of vm/natives.def's ALEA_NATIVE_OWNING takes its first), result into dst.
   void CallNative(const char* name, const std::vector<NativeArg>& args, bool result_ref, int dst,
                   Span at);
   // A new window: `lead` slots of these classes, then `args` for an
@@ -171,6 +175,9 @@ class FunctionCompiler {
   // Whether the builtin is an elementwise tensor op that can take operands
   // by move (and then reuse a uniquely owned one in place).
   static bool ConsumesTensorOperands(lang::BuiltinId id);
+  // Whether the builtin's native owns its first argument (push, set,
+  // append): a last use moved there lets it update a unique array in place.
+  static bool OwnsFirstOperand(lang::BuiltinId id);
   // The fused-program node (op, unary or not) of an elementwise builtin that
   // computes a tensor of its operands' dtype (not a comparison).
   static std::optional<vm::FusedNode> ElementwiseNode(lang::BuiltinId id);

@@ -2,6 +2,7 @@
 // is resolved in the specialization being compiled: Expr::builtin when the
 // type checker fixed it, else ResolveOverload on the substituted site type.
 #include <limits>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/internal.h"
@@ -27,6 +28,21 @@ bool SafeToBorrow(const Expr& e, absl::Span<const Expr* const> later) {
 namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
+
+// vm/natives.def's ALEA_NATIVE_OWNING entries.
+bool NativeOwnsFirst(std::string_view name) {
+  static constexpr std::string_view kOwning[] = {
+#define ALEA_NATIVE(name, arity, semantics)
+#define ALEA_NATIVE_OWNING(name, arity, semantics) #name,
+#include "vm/natives.def"
+#undef ALEA_NATIVE
+#undef ALEA_NATIVE_OWNING
+  };
+  for (std::string_view n : kOwning) {
+    if (n == name) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -77,13 +93,15 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       return;
     }
     const bool consumes = ConsumesTensorOperands(*id);
+    const bool owns_first = OwnsFirstOperand(*id);
     std::vector<Operand> operands;
     for (size_t i = 0; i < args.size(); ++i) {
       bool borrow = true;
       for (size_t j = i + 1; j < args.size() && borrow; ++j) {
         borrow = SafeToBorrow(*args[i], {args[j]});
       }
-      operands.push_back(consumes ? EvalConsumable(*args[i], borrow) : Eval(*args[i], borrow));
+      const bool consumable = consumes || (owns_first && param_of_arg[i] == 0);
+      operands.push_back(consumable ? EvalConsumable(*args[i], borrow) : Eval(*args[i], borrow));
     }
     // Registers and types per parameter, in the builtin's order; a defaulted
     // parameter gets its default value, or -1 for `none` (absent).
@@ -389,6 +407,10 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
   auto native = [&](const char* name, std::vector<const Type*> descs) {
     std::vector<NativeArg> native_args;
     for (int a : args) native_args.push_back(NativeArg::Reg(a));
+    if (OwnsFirstOperand(id) && (owned & 1) != 0) {
+      native_args[0].moved = true;
+      if (consumed != nullptr) *consumed |= 1;
+    }
     for (const Type* d : descs) native_args.push_back(NativeArg::Imm(pc_.TypeDescOf(d)));
     CallNative(name, native_args, pc_.IsRef(site->result), dst, at);
     return true;
@@ -472,6 +494,28 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       return native("zip", {Elem(site->args[0]), Elem(site->args[1])});
     case BuiltinId::kAppend:
       return native("append", {Elem(site->args[0])});
+    case BuiltinId::kPush:
+      return native("push", {Elem(site->args[0])});
+    case BuiltinId::kSet:
+      return native("set", {Elem(site->args[0])});
+    case BuiltinId::kGet:
+      return native("get", {Elem(site->args[0])});
+    case BuiltinId::kFind:
+      return native("find", {Elem(site->args[0])});
+    case BuiltinId::kEnumerate:
+      return native("enumerate", {Elem(site->args[0])});
+    case BuiltinId::kFlatMap:
+      return native("flat_map", {Elem(site->result)});
+    case BuiltinId::kTake:
+      return native("take", {Elem(site->args[0])});
+    case BuiltinId::kDrop:
+      return native("drop", {Elem(site->args[0])});
+    case BuiltinId::kSortBy:
+      return native("sort_by", {types::Resolve(site->args[1])->result});
+    case BuiltinId::kMinArray:
+      return native("min_of", {Elem(site->args[0])});
+    case BuiltinId::kMaxArray:
+      return native("max_of", {Elem(site->args[0])});
     case BuiltinId::kSliceArray:
       return native("slice", {Elem(site->args[0])});
     case BuiltinId::kReverse:
@@ -490,14 +534,6 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       return native("abs_i", {});
     case BuiltinId::kAbsFloat:
       return native("abs_f", {});
-    case BuiltinId::kMinInt:
-      return native("min_i", {});
-    case BuiltinId::kMaxInt:
-      return native("max_i", {});
-    case BuiltinId::kMinFloat:
-      return native("min_f", {});
-    case BuiltinId::kMaxFloat:
-      return native("max_f", {});
     case BuiltinId::kSqrtFloat:
       return native("sqrt", {});
     case BuiltinId::kExpFloat:
@@ -543,12 +579,20 @@ int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,
     if (args[i].reg < 0) {
       LoadInt(to, args[i].imm);
     } else if (IsRefReg(args[i].reg)) {
-      Emit(Instr::ABC(Op::COPY, to, args[i].reg, 0));
+      if (args[i].moved) {
+        Move(to, args[i].reg, true);
+      } else {
+        Emit(Instr::ABC(Op::COPY, to, args[i].reg, 0));
+      }
     } else {
       Move(to, args[i].reg, false);
     }
   }
   return base;
+}
+
+bool FunctionCompiler::OwnsFirstOperand(BuiltinId id) {
+  return id == BuiltinId::kAppend || id == BuiltinId::kPush || id == BuiltinId::kSet;
 }
 
 void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
@@ -557,7 +601,9 @@ void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>
   // Natives borrow: references are second ones, released after the call.
   int base = BorrowedWindow({result_ref}, args);
   Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name), static_cast<uint16_t>(args.size())), at);
-  ReleaseRange(base + 1, base + 1 + static_cast<int>(args.size()), -1);
+  // An owning native's first argument register is null after the call.
+  ReleaseRange(base + (NativeOwnsFirst(name) ? 2 : 1), base + 1 + static_cast<int>(args.size()),
+               -1);
   Move(dst, base, result_ref);
   SetTop(mark);
 }

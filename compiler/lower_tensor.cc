@@ -44,8 +44,8 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     ALEA_FORMS(Sub, SUB_T)
     ALEA_FORMS(Mul, MUL_T)
     ALEA_FORMS(Div, DIV_T)
-    ALEA_FORMS(Max, MAX_T)
-    ALEA_FORMS(Min, MIN_T)
+    ALEA_FORMS(Maximum, MAX_T)
+    ALEA_FORMS(Minimum, MIN_T)
     ALEA_FORMS(Eq, EQ_T)
     ALEA_FORMS(Ne, NE_T)
     ALEA_FORMS(Lt, LT_T)
@@ -53,6 +53,19 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     ALEA_FORMS(Gt, GT_T)
     ALEA_FORMS(Ge, GE_T)
 #undef ALEA_FORMS
+    // `max`/`min` of two take no Int with a tensor (builtins.def).
+    case BuiltinId::kMaxTensor:
+      return Elementwise{Op::MAX_T, true, Scalar::kNone};
+    case BuiltinId::kMaxTensorFloat:
+      return Elementwise{Op::MAX_T, true, Scalar::kRhsFloat};
+    case BuiltinId::kMaxFloatTensor:
+      return Elementwise{Op::MAX_T, true, Scalar::kLhsFloat};
+    case BuiltinId::kMinTensor:
+      return Elementwise{Op::MIN_T, true, Scalar::kNone};
+    case BuiltinId::kMinTensorFloat:
+      return Elementwise{Op::MIN_T, true, Scalar::kRhsFloat};
+    case BuiltinId::kMinFloatTensor:
+      return Elementwise{Op::MIN_T, true, Scalar::kLhsFloat};
     case BuiltinId::kNegTensor:
       return Elementwise{Op::NEG_T, false};
     case BuiltinId::kAbsTensorF32:

@@ -115,6 +115,14 @@ std::vector<Candidate> Viable(const types::Constraint& c, types::TypeStore& stor
   return out;
 }
 
+// A tensor and an Int, in either order (`max(t, 1)`).
+bool IsTensorAndInt(const Type* a, const Type* b) {
+  a = types::Resolve(a);
+  b = types::Resolve(b);
+  return (a->kind == Kind::kTensor && b->kind == Kind::kInt) ||
+         (a->kind == Kind::kInt && b->kind == Kind::kTensor);
+}
+
 }  // namespace
 
 Type* Checker::UseOverloaded(const std::string& name, Expr* expr, Span span,
@@ -287,6 +295,11 @@ void Checker::ReportNoOverload(const types::Constraint& c) {
     blame_note();
   } else if (c.name == "tensor" && args.size() == 1) {
     d = &diags_.Report(DiagId::kBadTensorData, c.span, printer.Print(a0));
+  } else if ((c.name == "max" || c.name == "min") && args.size() == 2 &&
+             IsTensorAndInt(args[0], args[1])) {
+    const bool max = c.name == "max";
+    d = &diags_.Report(DiagId::kMinMaxIntAxis, c.span, name, max ? "maximum" : "minimum",
+                       max ? "larger" : "smaller", max ? "maximum" : "minimum");
   } else {
     std::string what =
         c.as_value ? absl::StrCat("type `", printer.Print(site), "`") : ArgList(printer, args);

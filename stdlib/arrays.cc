@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "stdlib/natives.h"
+#include "stdlib/prelude_values.h"
 #include "vm/compare.h"
 
 namespace alea::stdlib {
@@ -46,6 +47,48 @@ absl::StatusOr<Object*> CopyOf(vm::NativeContext& ctx, const Object* src, uint64
 
 void ReleaseAll(vm::NativeContext& ctx, const std::vector<Value>& values) {
   for (Value v : values) ctx.heap().ReleaseValue(v);
+}
+
+// The order of `sort`: Ints, Floats with NaN after everything, any other
+// ordered type by vm::Compare.
+bool LessByType(Value a, Value b, vm::TypeDesc::Kind kind, uint32_t type, const vm::Module& m) {
+  switch (kind) {
+    case vm::TypeDesc::Kind::kInt:
+      return AsInt(a) < AsInt(b);
+    case vm::TypeDesc::Kind::kFloat: {
+      const double x = vm::AsFloat(a), y = vm::AsFloat(b);
+      return x < y || (!std::isnan(x) && std::isnan(y));
+    }
+    default:
+      return vm::Compare(a, b, type, m, /*total=*/true) == vm::Order::kLess;
+  }
+}
+
+// `min`/`max` of an array: the first of the least (`want` kLess) or greatest
+// elements; of Floats, NaN when there is one (as NumPy's min and max).
+absl::StatusOr<Value> Extreme(vm::NativeContext& ctx, const Value* args, const char* name,
+                              vm::Order want) {
+  const Object* xs = AsObject(args[0]);
+  if (xs->length == 0) return ctx.Fail(vm::RuntimeErrorId::kEmptyArrayExtreme, name);
+  const uint32_t type = ctx.type_index(args[1]);
+  const vm::TypeDesc& t = ctx.type(args[1]);
+  const vm::Module& m = ctx.module();
+  Value best = Slots(xs)[0];
+  for (uint64_t i = 1; i < xs->length; ++i) {
+    Value x = Slots(xs)[i];
+    if (t.kind == vm::TypeDesc::Kind::kFloat) {
+      if (std::isnan(vm::AsFloat(best))) break;
+      if (std::isnan(vm::AsFloat(x))) {
+        best = x;
+        break;
+      }
+    }
+    const bool better = want == vm::Order::kLess ? LessByType(x, best, t.kind, type, m)
+                                                 : LessByType(best, x, t.kind, type, m);
+    if (better) best = x;
+  }
+  if (t.is_reference()) vm::Retain(best);
+  return best;
 }
 
 // Calls predicate `f` on each element until one answers `stop_on`.
@@ -155,21 +198,6 @@ absl::StatusOr<Value> Native_zip(vm::NativeContext& ctx, const Value* args) {
   return FromObject(*out);
 }
 
-absl::StatusOr<Value> Native_append(vm::NativeContext& ctx, const Value* args) {
-  const Object* xs = AsObject(args[0]);
-  const Object* ys = AsObject(args[1]);
-  const bool refs = ctx.type(args[2]).is_reference();
-  absl::StatusOr<Object*> out = ctx.NewArray(xs->length + ys->length, refs);
-  if (!out.ok()) return out.status();
-  Value* slots = Slots(*out);
-  if (xs->length) std::memcpy(slots, Slots(xs), xs->length * sizeof(Value));
-  if (ys->length) std::memcpy(slots + xs->length, Slots(ys), ys->length * sizeof(Value));
-  if (refs) {
-    for (uint64_t i = 0; i < (*out)->length; ++i) vm::Retain(slots[i]);
-  }
-  return FromObject(*out);
-}
-
 absl::StatusOr<Value> Native_reverse(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   absl::StatusOr<Object*> out = CopyOf(ctx, xs, xs->length, ctx.type(args[1]).is_reference());
@@ -205,25 +233,9 @@ absl::StatusOr<Value> Native_sort(vm::NativeContext& ctx, const Value* args) {
   if (!out.ok()) return out.status();
   Value* first = Slots(*out);
   Value* last = first + xs->length;
-  switch (t.kind) {
-    case vm::TypeDesc::Kind::kInt:
-      std::stable_sort(first, last, [](Value a, Value b) { return AsInt(a) < AsInt(b); });
-      break;
-    case vm::TypeDesc::Kind::kFloat:
-      // NaN last: a NaN is never less than anything, and anything else is
-      // less than a NaN.
-      std::stable_sort(first, last, [](Value a, Value b) {
-        const double x = vm::AsFloat(a), y = vm::AsFloat(b);
-        return x < y || (!std::isnan(x) && std::isnan(y));
-      });
-      break;
-    default: {
-      const vm::Module& m = ctx.module();
-      std::stable_sort(first, last, [&](Value a, Value b) {
-        return vm::Compare(a, b, elem, m, /*total=*/true) == vm::Order::kLess;
-      });
-    }
-  }
+  const vm::Module& m = ctx.module();
+  std::stable_sort(first, last,
+                   [&](Value a, Value b) { return LessByType(a, b, t.kind, elem, m); });
   return FromObject(*out);
 }
 
@@ -251,6 +263,175 @@ absl::StatusOr<Value> Native_sum_f(vm::NativeContext&, const Value* args) {
   double sum = 0.0;
   for (uint64_t i = 0; i < xs->length; ++i) sum += vm::AsFloat(Slots(xs)[i]);
   return vm::FromFloat(sum);
+}
+
+absl::StatusOr<Value> Native_product_i(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  int64_t product = 1;
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    if (__builtin_mul_overflow(product, AsInt(Slots(xs)[i]), &product)) {
+      return ctx.Fail(vm::RuntimeErrorId::kOverflowProduct);
+    }
+  }
+  return FromInt(product);
+}
+
+absl::StatusOr<Value> Native_product_f(vm::NativeContext&, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  double product = 1.0;
+  for (uint64_t i = 0; i < xs->length; ++i) product *= vm::AsFloat(Slots(xs)[i]);
+  return vm::FromFloat(product);
+}
+
+absl::StatusOr<Value> Native_min_of(vm::NativeContext& ctx, const Value* args) {
+  return Extreme(ctx, args, "min", vm::Order::kLess);
+}
+
+absl::StatusOr<Value> Native_max_of(vm::NativeContext& ctx, const Value* args) {
+  return Extreme(ctx, args, "max", vm::Order::kGreater);
+}
+
+absl::StatusOr<Value> Native_get(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const int64_t i = AsInt(args[1]);
+  if (i < 0 || static_cast<uint64_t>(i) >= xs->length) return MakeNone(ctx);
+  const bool refs = ctx.type(args[2]).is_reference();
+  Value x = Slots(xs)[i];
+  if (refs) vm::Retain(x);
+  return MakeSome(ctx, x, refs);
+}
+
+absl::StatusOr<Value> Native_find(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const bool refs = ctx.type(args[2]).is_reference();
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    Value x = Slots(xs)[i];
+    if (refs) vm::Retain(x);
+    absl::StatusOr<Value> hit = ctx.Call(args[1], {&x, 1});
+    if (!hit.ok()) return hit.status();
+    if (*hit) {
+      if (refs) vm::Retain(x);
+      return MakeSome(ctx, x, refs);
+    }
+  }
+  return MakeNone(ctx);
+}
+
+absl::StatusOr<Value> Native_enumerate(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const bool refs = ctx.type(args[1]).is_reference();
+  absl::StatusOr<Object*> out = ctx.NewArray(xs->length, true);
+  if (!out.ok()) return out.status();
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    absl::StatusOr<Object*> pair = ctx.NewTuple(2);
+    if (!pair.ok()) {
+      ctx.heap().Release(*out);  // unfilled slots are null
+      return pair.status();
+    }
+    Value x = Slots(xs)[i];
+    if (refs) vm::Retain(x);
+    Slots(*pair)[0] = FromInt(static_cast<int64_t>(i));
+    Slots(*pair)[1] = x;
+    vm::Mask(*pair)[1] = refs;
+    Slots(*out)[i] = FromObject(*pair);
+  }
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_flat_map(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const bool refs = ctx.type(args[2]).is_reference();
+  std::vector<Value> parts;  // owned arrays
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    Value x = Slots(xs)[i];
+    if (xs->elements_are_refs) vm::Retain(x);
+    absl::StatusOr<Value> part = ctx.Call(args[1], {&x, 1});
+    if (!part.ok()) {
+      ReleaseAll(ctx, parts);
+      return part.status();
+    }
+    parts.push_back(*part);
+    total += AsObject(*part)->length;
+  }
+  absl::StatusOr<Object*> out = ctx.NewArray(total, refs);
+  if (!out.ok()) {
+    ReleaseAll(ctx, parts);
+    return out.status();
+  }
+  uint64_t at = 0;
+  for (Value part : parts) {
+    const Object* p = AsObject(part);
+    for (uint64_t j = 0; j < p->length; ++j) {
+      Value y = Slots(p)[j];
+      if (refs) vm::Retain(y);
+      Slots(*out)[at++] = y;
+    }
+  }
+  ReleaseAll(ctx, parts);
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_take(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const int64_t n = AsInt(args[1]);
+  if (n < 0) return ctx.Fail(vm::RuntimeErrorId::kNegativeCount, "take", n);
+  const uint64_t count = std::min<uint64_t>(static_cast<uint64_t>(n), xs->length);
+  absl::StatusOr<Object*> out = CopyOf(ctx, xs, count, ctx.type(args[2]).is_reference());
+  if (!out.ok()) return out.status();
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_drop(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const int64_t n = AsInt(args[1]);
+  if (n < 0) return ctx.Fail(vm::RuntimeErrorId::kNegativeCount, "drop", n);
+  const uint64_t from = std::min<uint64_t>(static_cast<uint64_t>(n), xs->length);
+  const bool refs = ctx.type(args[2]).is_reference();
+  absl::StatusOr<Object*> out = ctx.NewArray(xs->length - from, refs);
+  if (!out.ok()) return out.status();
+  for (uint64_t i = from; i < xs->length; ++i) {
+    Value x = Slots(xs)[i];
+    if (refs) vm::Retain(x);
+    Slots(*out)[i - from] = x;
+  }
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_sort_by(vm::NativeContext& ctx, const Value* args) {
+  const Object* xs = AsObject(args[0]);
+  const uint32_t key_type = ctx.type_index(args[2]);
+  const vm::TypeDesc& kt = ctx.type(args[2]);
+  const bool key_refs = kt.is_reference();
+  std::vector<Value> keys;  // owned
+  auto release_keys = [&] {
+    if (key_refs) ReleaseAll(ctx, keys);
+  };
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    Value x = Slots(xs)[i];
+    if (xs->elements_are_refs) vm::Retain(x);
+    absl::StatusOr<Value> key = ctx.Call(args[1], {&x, 1});
+    if (!key.ok()) {
+      release_keys();
+      return key.status();
+    }
+    keys.push_back(*key);
+  }
+  std::vector<uint64_t> order(xs->length);
+  for (uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+  const vm::Module& m = ctx.module();
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
+    return LessByType(keys[a], keys[b], kt.kind, key_type, m);
+  });
+  release_keys();
+  absl::StatusOr<Object*> out = ctx.NewArray(xs->length, xs->elements_are_refs);
+  if (!out.ok()) return out.status();
+  for (uint64_t i = 0; i < order.size(); ++i) {
+    Value x = Slots(xs)[order[i]];
+    if (xs->elements_are_refs) vm::Retain(x);
+    Slots(*out)[i] = x;
+  }
+  return FromObject(*out);
 }
 
 absl::StatusOr<Value> Native_len_s(vm::NativeContext&, const Value* args) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "stdlib/natives.h"
+#include "stdlib/prelude_values.h"
 
 namespace alea::stdlib {
 
@@ -51,21 +52,6 @@ absl::StatusOr<Value> NewStr(vm::NativeContext& ctx, std::string_view text) {
   absl::StatusOr<Object*> s = ctx.NewStr(A(text));
   if (!s.ok()) return s.status();
   return FromObject(*s);
-}
-
-// The prelude's `Some(v)` (tag 1, one plain field) and `None` (tag 0).
-absl::StatusOr<Value> Some(vm::NativeContext& ctx, Value v) {
-  absl::StatusOr<Object*> t = ctx.NewTuple(1);
-  if (!t.ok()) return t.status();
-  (*t)->tag = 1;
-  Slots(*t)[0] = v;
-  return FromObject(*t);
-}
-
-absl::StatusOr<Value> None(vm::NativeContext& ctx) {
-  Object* o = ctx.heap().Nullary(0);
-  if (o == nullptr) return ctx.OutOfMemory();
-  return FromObject(o);
 }
 
 // The bytes of the UTF-8 character at s[i] (1 for a byte that starts none).
@@ -157,8 +143,8 @@ absl::StatusOr<Value> Native_parse_int(vm::NativeContext& ctx, const Value* args
   if (!s.empty() && s[0] == '+') s.remove_prefix(1);
   int64_t value = 0;
   auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return None(ctx);
-  return Some(ctx, vm::FromInt(value));
+  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return MakeNone(ctx);
+  return MakeSome(ctx, vm::FromInt(value), false);
 }
 
 absl::StatusOr<Value> Native_parse_float(vm::NativeContext& ctx, const Value* args) {
@@ -169,12 +155,12 @@ absl::StatusOr<Value> Native_parse_float(vm::NativeContext& ctx, const Value* ar
   // Out of range is what the text says, rounded: 1e999 is inf, 1e-999 is 0.
   const bool complete = end == s.data() + s.size();
   if (s.empty() || !complete || (error != std::errc() && error != std::errc::result_out_of_range)) {
-    return None(ctx);
+    return MakeNone(ctx);
   }
   if (error == std::errc::result_out_of_range) {
     value = std::strtod(std::string(s).c_str(), nullptr);
   }
-  return Some(ctx, vm::FromFloat(value));
+  return MakeSome(ctx, vm::FromFloat(value), false);
 }
 
 absl::StatusOr<Value> Native_format(vm::NativeContext& ctx, const Value* args) {

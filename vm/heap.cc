@@ -1,5 +1,6 @@
 #include "vm/heap.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -64,7 +65,8 @@ uint64_t Heap::SizeOf(const Object* o) {
   if (o->kind == ObjKind::kTensor) {
     return TensorBytes(DTypeOf(o), RankOf(o), o->length, Head(o)->host_view != 0);
   }
-  return sizeof(Object) + PayloadBytes(o->kind, o->length);
+  const uint64_t spare = o->kind == ObjKind::kArray ? o->spare : 0;
+  return sizeof(Object) + PayloadBytes(o->kind, o->length + spare);
 }
 
 std::nullptr_t Heap::Refuse(uint64_t bytes, bool by_budget) {
@@ -121,6 +123,35 @@ Object* Heap::NewArray(uint64_t length, bool elements_are_refs) {
   Object* o = Allocate(ObjKind::kArray, length, PayloadBytes(ObjKind::kArray, length));
   if (o != nullptr) o->elements_are_refs = elements_are_refs ? 1 : 0;
   return o;
+}
+
+Object* Heap::ResizeArray(Object* o, uint64_t length) {
+  const uint64_t capacity = o->length + o->spare;
+  if (length <= capacity) {
+    std::memset(Slots(o) + o->length, 0, (length - o->length) * sizeof(Value));
+    o->spare = static_cast<uint32_t>(capacity - length);
+    o->length = length;
+    return o;
+  }
+  // Double, but keep the spare part countable in 32 bits and the whole
+  // within the object limit.
+  uint64_t grown = std::max<uint64_t>({length, capacity * 2, 8});
+  grown = std::min<uint64_t>(grown, length + std::numeric_limits<uint32_t>::max());
+  grown = std::max(length, std::min<uint64_t>(grown, kMaxObjectBytes / 16));
+  if (length > kMaxObjectBytes / 16) {
+    return Refuse(std::numeric_limits<uint64_t>::max(), max_bytes_ != 0);
+  }
+  const uint64_t old_bytes = SizeOf(o);
+  const uint64_t new_bytes = sizeof(Object) + PayloadBytes(ObjKind::kArray, grown);
+  if (!WithinBudget(new_bytes - old_bytes)) return Refuse(new_bytes, true);
+  auto* moved = static_cast<Object*>(std::realloc(o, new_bytes));
+  if (moved == nullptr) return Refuse(new_bytes, false);
+  std::memset(Slots(moved) + moved->length, 0, (length - moved->length) * sizeof(Value));
+  moved->length = length;
+  moved->spare = static_cast<uint32_t>(grown - length);
+  bytes_live_ -= old_bytes;
+  Count(new_bytes);
+  return moved;
 }
 
 Object* Heap::NewClosure(uint32_t function, uint64_t captures) {

@@ -30,6 +30,13 @@ class Heap {
   Object* NewTuple(uint64_t fields);
   Object* NewArray(uint64_t length, bool elements_are_refs);
   Object* NewClosure(uint32_t function, uint64_t captures);
+  // Array `o`, whose only reference the caller holds, grown to `length` (at
+  // least its length) elements, the new ones zeroed for the caller to fill.
+  // Growth past the
+  // spare slots reallocates with the capacity doubled, so n pushes cost O(n)
+  // in all. Returns the array, which may have moved, or nullptr when the
+  // budget or the system refuses (then `o` is unchanged).
+  Object* ResizeArray(Object* o, uint64_t length);
   // A tensor (vm/tensor.h) of `shape` whose elements are NOT initialized,
   // 64-byte aligned. Also nullptr for a shape ElementCount rejects.
   Object* NewTensor(DType dtype, absl::Span<const int64_t> shape);

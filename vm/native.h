@@ -34,6 +34,9 @@ struct NativeEntry {
   // What NativeContext::data() returns to `fn`: a host function's own state
   // (the standard library has none).
   const void* data = nullptr;
+  // vm/natives.def ALEA_NATIVE_OWNING: args[0] is moved in (owned), and its
+  // register is cleared before the call.
+  bool owns_first = false;
 };
 
 class NativeContext {

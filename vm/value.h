@@ -33,7 +33,10 @@ struct Object {
   ObjKind kind;
   uint8_t elements_are_refs;  // Array only
   uint16_t tag;               // Tuple only: a variant's constructor (0 for tuples and records)
-  uint32_t function;          // Closure only: the function index
+  union {
+    uint32_t function;  // Closure: the function index
+    uint32_t spare;     // Array: slots allocated past `length` (Heap::ResizeArray)
+  };
   uint64_t length;
 };
 static_assert(sizeof(Object) == 24);

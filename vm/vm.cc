@@ -43,7 +43,7 @@ Vm::~Vm() {
 void Vm::AddNatives(absl::Span<const NativeEntry> natives) {
   for (const NativeEntry& e : natives) {
     if (e.arity < 0 || e.arity > kMaxNativeArity) continue;  // cannot be called
-    native_table_.push_back({e.name, BoundNative{e.fn, e.arity, e.data}});
+    native_table_.push_back({e.name, BoundNative{e.fn, e.arity, e.data, e.owns_first}});
   }
 }
 
@@ -480,8 +480,9 @@ bool Vm::CallNative(uint32_t index, uint16_t a, Value* result) {
   const BoundNative& native = natives_[index];
   // A copy: the register stack may move if the native calls back.
   Value args[kMaxNativeArity];
-  const Value* r = stack_ + frames_[depth_ - 1].base;
+  Value* r = stack_ + frames_[depth_ - 1].base;
   for (int i = 0; i < native.arity; ++i) args[i] = r[a + 1 + i];
+  if (native.owns_first && native.arity > 0) r[a + 1] = 0;  // moved into the native
   NativeContext ctx(this, a, native.data);
   absl::StatusOr<Value> v = native.fn(ctx, args);
   if (!v.ok()) {

@@ -180,6 +180,7 @@ class Vm {
     NativeFn fn;
     int arity;
     const void* data;
+    bool owns_first;
   };
 
   void Unload();

@@ -16,7 +16,7 @@ for tool in hyperfine lua5.4; do
   command -v $tool >/dev/null || { echo "run.sh: $tool is missing (scripts/setup installs it)"; exit 2; }
 done
 
-programs=(fib loop closures tailcall tuples tree match hello)
+programs=(fib loop closures tailcall tuples tree match push hello)
 for p in "${programs[@]}"; do
   # The two sides must compute the same thing before their times mean anything.
   a=$("$alea" run "$p.alea")

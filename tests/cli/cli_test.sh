@@ -199,6 +199,16 @@ elif [[ -z $few || $few != "$many" ]]; then
   echo "FAIL: a steady-state tensor loop allocates per step: 10 steps: $few; 500 steps: $many"
   failures=$((failures + 1))
 fi
+# An array held once is extended in place with its capacity doubled: 10^6
+# pushes make a few dozen allocations, not 10^6 (and a copy per push).
+printf '%s\n' \
+  'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
+  'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"
+pushes=$("$alea" run --stats "$tmp/push.alea" 2>&1 >/dev/null | sed -nE 's/.* ([0-9]+) allocations,.*/\1/p')
+if [[ -z $pushes || $pushes -gt 100 ]]; then
+  echo "FAIL: 10^6 pushes made '$pushes' allocations (in place, a few dozen)"
+  failures=$((failures + 1))
+fi
 for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
   name=$(basename "$program" .alea)
   for seed in 0 7; do

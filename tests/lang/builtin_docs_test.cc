@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "lang/builtins.h"
 #include "lang/prelude.h"
@@ -49,8 +50,9 @@ TEST(BuiltinDocs, SignatureLinesShowEachOverloadAsWritten) {
   EXPECT_EQ(BuiltinSignatureLines("!"), (std::vector<std::string>{"(!) : (Bool) -> Bool"}));
   EXPECT_EQ(BuiltinSignatureLines("u-").front(), "-x : (Int) -> Int");
   EXPECT_EQ(BuiltinSignatureLines("[]").front(), "x[i] : (xs: [a], i: Int) -> a");
-  EXPECT_EQ(BuiltinSignatureLines("max").back(),
-            "max(x: Tensor(n), *axis: Int = none) -> Tensor(n)");
+  EXPECT_EQ(BuiltinSignatureLines("max").back(), "max(xs: [a]) -> a");
+  EXPECT_THAT(BuiltinSignatureLines("max"),
+              ::testing::Contains("max(x: Tensor(n), *axis: Int = none) -> Tensor(n)"));
 }
 
 TEST(BuiltinDocs, UsersFindOperatorsAsTheyWriteThem) {

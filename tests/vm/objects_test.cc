@@ -185,5 +185,31 @@ TEST(Objects, HeapBudget) {
   EXPECT_TRUE(r.status.ok());
 }
 
+// The growth under `push`: elements kept, capacity doubled (so few
+// reallocations), every byte accounted and given back, and a refusal by the
+// budget leaves the array as it was.
+TEST(Objects, ResizeArrayGrowsGeometricallyWithinTheBudget) {
+  Heap heap(1 << 16);
+  Object* a = heap.NewArray(0, false);
+  ASSERT_NE(a, nullptr);
+  const uint64_t first = heap.allocations();
+  for (uint64_t n = 1; n <= 1000; ++n) {
+    a = heap.ResizeArray(a, n);
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(Slots(a)[n - 1], 0u);  // new slots are null
+    Slots(a)[n - 1] = n;
+    EXPECT_EQ(heap.bytes_live(), Heap::SizeOf(a));
+  }
+  for (uint64_t i = 0; i < 1000; ++i) ASSERT_EQ(Slots(a)[i], i + 1);
+  EXPECT_LE(heap.allocations() - first, 10u);  // 8, 16, ..., 1024 slots
+  EXPECT_EQ(a->length + a->spare, 1024u);
+  EXPECT_EQ(heap.ResizeArray(a, 100'000), nullptr);  // 800 kB > the 64 kB budget
+  EXPECT_TRUE(heap.last_failure_was_budget());
+  EXPECT_EQ(a->length, 1000u);
+  EXPECT_EQ(Slots(a)[999], 1000u);
+  heap.Release(a);
+  EXPECT_EQ(heap.bytes_live(), 0u);
+}
+
 }  // namespace
 }  // namespace alea::vm

@@ -1,0 +1,97 @@
+// The array natives that take their array owned (vm/natives.def
+// ALEA_NATIVE_OWNING): `append`, `push`, `set`. An array whose only
+// reference they were given is changed in place and returned, growing with
+// its capacity doubled (Heap::ResizeArray), so a loop that builds an array
+// by `push` does O(n) work in all, as a Python list or a Lua table does.
+// Anyone else holding the array sees no change: a shared one is copied.
+#include <cstdint>
+#include <cstring>
+
+#include "stdlib/natives.h"
+
+namespace alea::stdlib {
+
+using vm::AsInt;
+using vm::AsObject;
+using vm::FromObject;
+using vm::Object;
+using vm::Slots;
+using vm::Value;
+
+namespace {
+
+// `xs` (owned) grown to `length` elements, the new ones null for the caller
+// to fill: xs itself when it holds the only reference, else a copy (its
+// elements retained) and xs released. On failure xs has been released.
+absl::StatusOr<Object*> Writable(vm::NativeContext& ctx, Value xs, uint64_t length, bool refs) {
+  Object* o = AsObject(xs);
+  if (o->refcount == 1) {
+    Object* grown = ctx.heap().ResizeArray(o, length);
+    if (grown == nullptr) {
+      ctx.heap().Release(o);
+      return ctx.OutOfMemory();
+    }
+    grown->elements_are_refs = refs ? 1 : 0;
+    return grown;
+  }
+  absl::StatusOr<Object*> copy = ctx.NewArray(length, refs);
+  if (!copy.ok()) {
+    ctx.heap().Release(o);
+    return copy.status();
+  }
+  if (o->length != 0) std::memcpy(Slots(*copy), Slots(o), o->length * sizeof(Value));
+  if (refs) {
+    for (uint64_t i = 0; i < o->length; ++i) vm::Retain(Slots(o)[i]);
+  }
+  ctx.heap().Release(o);
+  return copy;
+}
+
+}  // namespace
+
+absl::StatusOr<Value> Native_append(vm::NativeContext& ctx, const Value* args) {
+  const Object* ys = AsObject(args[1]);
+  const bool refs = ctx.type(args[2]).is_reference();
+  const uint64_t ys_length = ys->length;  // before xs changes: ys may be xs
+  const uint64_t at = AsObject(args[0])->length;
+  absl::StatusOr<Object*> out = Writable(ctx, args[0], at + ys_length, refs);
+  if (!out.ok()) return out.status();
+  // `append(xs, xs)` never reaches here in place: xs is then held twice.
+  Value* slots = Slots(*out);
+  if (ys_length != 0) std::memcpy(slots + at, Slots(ys), ys_length * sizeof(Value));
+  if (refs) {
+    for (uint64_t i = at; i < at + ys_length; ++i) vm::Retain(slots[i]);
+  }
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_push(vm::NativeContext& ctx, const Value* args) {
+  const bool refs = ctx.type(args[2]).is_reference();
+  const uint64_t at = AsObject(args[0])->length;
+  absl::StatusOr<Object*> out = Writable(ctx, args[0], at + 1, refs);
+  if (!out.ok()) return out.status();
+  if (refs) vm::Retain(args[1]);
+  Slots(*out)[at] = args[1];
+  return FromObject(*out);
+}
+
+absl::StatusOr<Value> Native_set(vm::NativeContext& ctx, const Value* args) {
+  const bool refs = ctx.type(args[3]).is_reference();
+  const uint64_t length = AsObject(args[0])->length;
+  const int64_t i = AsInt(args[1]);
+  if (i < 0 || static_cast<uint64_t>(i) >= length) {
+    ctx.heap().ReleaseValue(args[0]);
+    return ctx.Fail(vm::RuntimeErrorId::kIndexOutOfBounds, i, length);
+  }
+  absl::StatusOr<Object*> out = Writable(ctx, args[0], length, refs);
+  if (!out.ok()) return out.status();
+  Value& slot = Slots(*out)[i];
+  if (refs) {
+    vm::Retain(args[2]);  // before the old element goes: they may be one object
+    ctx.heap().ReleaseValue(slot);
+  }
+  slot = args[2];
+  return FromObject(*out);
+}
+
+}  // namespace alea::stdlib
