@@ -1,5 +1,6 @@
 // Strs: UTF-8 text, measured and cut in bytes. Characters are whole UTF-8
 // sequences; case mapping is ASCII's (other characters are kept as they are).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -81,6 +82,25 @@ absl::StatusOr<Value> Native_str_chars(vm::NativeContext& ctx, const Value* args
     i += n;
   }
   return StrArray(ctx, chars);
+}
+
+absl::StatusOr<Value> Native_str_slice(vm::NativeContext& ctx, const Value* args) {
+  std::string_view s = Text(args[0]);
+  size_t bounds[2];
+  for (int k = 0; k < 2; ++k) {
+    const int64_t b = vm::AsInt(args[1 + k]);
+    if (b < 0) return ctx.Fail(vm::RuntimeErrorId::kNegativeSliceBound, b);
+    bounds[k] = std::min<uint64_t>(static_cast<uint64_t>(b), s.size());
+    // Inside a character when one starting up to 3 bytes before covers it.
+    for (size_t j = bounds[k] > 3 ? bounds[k] - 3 : 0; j < bounds[k]; ++j) {
+      const size_t n = CharLength(s, j);
+      if (j + n > bounds[k]) {
+        return ctx.Fail(vm::RuntimeErrorId::kSliceInsideChar, b, A(s.substr(j, n)), j, j + n - 1);
+      }
+    }
+  }
+  const size_t from = bounds[0], to = std::max(bounds[0], bounds[1]);
+  return NewStr(ctx, s.substr(from, to - from));
 }
 
 absl::StatusOr<Value> Native_str_split(vm::NativeContext& ctx, const Value* args) {
