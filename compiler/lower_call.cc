@@ -118,8 +118,11 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     }
     int site_state = -1;
     if (e.ambient_site && num_params > 0) regs[0] = site_state = SiteState(e, e.span);
+    std::vector<int> default_refs;  // Str defaults, released after the call
     for (size_t p = 0; p < num_params; ++p) {
-      if (regs[p] < 0) regs[p] = LoadDefault(builtin.params[p]);
+      if (regs[p] >= 0) continue;
+      regs[p] = LoadDefault(builtin.params[p]);
+      if (regs[p] >= 0 && IsRefReg(regs[p])) default_refs.push_back(regs[p]);
     }
     const Type* by_param =
         pc_.store_.Function(std::move(param_types), const_cast<Type*>(site->result));
@@ -131,6 +134,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       if ((consumed & (1u << param_of_arg[i])) == 0) Free(operands[i]);
     }
     if (site_state >= 0) Release(site_state);
+    for (int d : default_refs) Release(d);
     Done(dest, r);
     SetTop(mark);
     return;

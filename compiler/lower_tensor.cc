@@ -75,6 +75,24 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::SQRT_T, false};
     case BuiltinId::kExpTensor:
       return Elementwise{Op::EXP_T, false};
+    case BuiltinId::kFloorTensor:
+      return Elementwise{Op::FLOOR_T, false};
+    case BuiltinId::kCeilTensor:
+      return Elementwise{Op::CEIL_T, false};
+    case BuiltinId::kRoundTensor:
+      return Elementwise{Op::ROUND_T, false};
+    case BuiltinId::kTruncTensor:
+      return Elementwise{Op::TRUNC_T, false};
+    case BuiltinId::kSignTensor:
+      return Elementwise{Op::SIGN_T, false};
+    case BuiltinId::kExpm1Tensor:
+      return Elementwise{Op::EXPM1_T, false};
+    case BuiltinId::kSinhTensor:
+      return Elementwise{Op::SINH_T, false};
+    case BuiltinId::kCoshTensor:
+      return Elementwise{Op::COSH_T, false};
+    case BuiltinId::kErfTensor:
+      return Elementwise{Op::ERF_T, false};
     case BuiltinId::kLogTensor:
       return Elementwise{Op::LOG_T, false};
     case BuiltinId::kTanh:
@@ -153,6 +171,11 @@ FunctionCompiler::Operand FunctionCompiler::EvalConsumable(const Expr& e, bool b
 int FunctionCompiler::LoadDefault(const lang::BuiltinParam& param) {
   const std::string& text = param.default_text;
   if (text == "none") return -1;
+  if (text.front() == '"') {  // a Str (builtins.def writes it without escapes)
+    int r = Alloc(true);
+    Emit(Instr::ABC(Op::LOADS, r, pc_.String(text.substr(1, text.size() - 2)), 0));
+    return r;
+  }
   int r = Alloc(false);
   for (types::DType d :
        {types::DType::kF32, types::DType::kI32, types::DType::kU32, types::DType::kBool}) {
@@ -290,6 +313,10 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
       return true;
     case BuiltinId::kLoadNpy:
       CallNative("t_load_npy", {reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kLoadCsv:
+      CallNative("t_load_csv", {reg(arg(0)), dtype_imm(site->result), reg(arg(2)), reg(arg(3))},
+                 true, dst, at);
       return true;
     case BuiltinId::kSaveNpy:
       CallNative("t_save_npy", {reg(arg(0)), reg(arg(1))}, result_ref, dst, at);

@@ -166,6 +166,12 @@ class SigParser {
   std::string Token() {
     Skip();
     size_t start = pos_;
+    if (pos_ < text_.size() && text_[pos_] == '"') {  // a Str: `"` to `"`, no escapes
+      size_t close = text_.find('"', pos_ + 1);
+      if (close == std::string_view::npos) Die();
+      pos_ = close + 1;
+      return std::string(text_.substr(start, pos_ - start));
+    }
     while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ')') ++pos_;
     size_t end = pos_;
     while (end > start && text_[end - 1] == ' ') --end;

@@ -40,10 +40,9 @@ std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p) {
     if (node.where) {
       ok = !node.unary && value(node.a, true) && value(node.b, false) && value(node.c, false);
     } else if (node.unary) {
-      ok = node.op <= static_cast<uint8_t>(kernels::UnaryOp::kRelu) && value(node.a, false);
+      ok = node.op < kernels::kNumUnaryOps && value(node.a, false);
     } else {
-      ok = node.op <= static_cast<uint8_t>(kernels::BinaryOp::kGe) && value(node.a, false) &&
-           value(node.b, false);
+      ok = node.op < kernels::kNumBinaryOps && value(node.a, false) && value(node.b, false);
       mask = ok && kernels::IsComparison(static_cast<kernels::BinaryOp>(node.op));
     }
     if (!ok) return std::nullopt;

@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "vm/files.h"
 
 namespace alea::vm {
 namespace {
@@ -358,32 +359,6 @@ void AppendData(DType dtype, const uint8_t* data, size_t size, std::string* out)
   }
 }
 
-// The errno of a failed call, as a status naming `path`. A short fwrite may
-// leave errno at 0, and ErrnoToStatus(0) would be OK: EIO then.
-absl::Status IoError(const std::string& path, absl::string_view what) {
-  const int error = errno != 0 ? errno : EIO;
-  return absl::ErrnoToStatus(error, absl::StrCat(path, ": ", what));
-}
-
-class File {
- public:
-  explicit File(std::FILE* f) : f_(f) {}
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-  ~File() {
-    if (f_ != nullptr) std::fclose(f_);
-  }
-  std::FILE* get() const { return f_; }
-  // Closes now, so a failed flush of buffered writes is seen.
-  bool Close() {
-    std::FILE* f = std::exchange(f_, nullptr);
-    return std::fclose(f) == 0;
-  }
-
- private:
-  std::FILE* f_;
-};
-
 }  // namespace
 
 int NpyElementSize(DType dtype) { return dtype == DType::kBool ? 1 : 4; }
@@ -491,18 +466,9 @@ absl::StatusOr<NpyArray> ParseNpy(absl::string_view bytes) {
 }
 
 absl::StatusOr<NpyArray> ReadNpy(const std::string& path) {
-  errno = 0;
-  File file(std::fopen(path.c_str(), "rb"));
-  if (file.get() == nullptr) return IoError(path, "cannot open");
-  std::string bytes;
-  char buffer[1 << 16];
-  while (true) {
-    const size_t n = std::fread(buffer, 1, sizeof(buffer), file.get());
-    bytes.append(buffer, n);
-    if (n < sizeof(buffer)) break;
-  }
-  if (std::ferror(file.get())) return IoError(path, "cannot read");
-  absl::StatusOr<NpyArray> array = ParseNpy(bytes);
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<NpyArray> array = ParseNpy(*bytes);
   if (!array.ok()) {
     return absl::Status(array.status().code(), absl::StrCat(path, ": ", array.status().message()));
   }
@@ -522,25 +488,21 @@ absl::Status WriteNpy(const std::string& path, DType dtype, absl::Span<const int
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot save: ", count.status().message()));
   }
-  errno = 0;
-  File file(std::fopen(path.c_str(), "wb"));
-  if (file.get() == nullptr) {
-    return IoError(path, "cannot create");
-  }
   // Header, then the data in chunks: no second copy of a large tensor.
-  const std::string header = SerializeHeader(dtype, shape);
-  bool ok = std::fwrite(header.data(), 1, header.size(), file.get()) == header.size();
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  const size_t size = DataSize(dtype, shape);
-  constexpr size_t kChunk = 1 << 16;
-  std::string chunk;
-  for (size_t offset = 0; ok && offset < size; offset += kChunk) {
-    chunk.clear();
-    AppendData(dtype, bytes + offset, std::min(kChunk, size - offset), &chunk);
-    ok = std::fwrite(chunk.data(), 1, chunk.size(), file.get()) == chunk.size();
-  }
-  if (!ok || !file.Close()) return IoError(path, "cannot write");
-  return absl::OkStatus();
+  return WriteFileAtomically(path, [&](std::FILE* file) {
+    const std::string header = SerializeHeader(dtype, shape);
+    bool ok = std::fwrite(header.data(), 1, header.size(), file) == header.size();
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    const size_t size = DataSize(dtype, shape);
+    constexpr size_t kChunk = 1 << 16;
+    std::string chunk;
+    for (size_t offset = 0; ok && offset < size; offset += kChunk) {
+      chunk.clear();
+      AppendData(dtype, bytes + offset, std::min(kChunk, size - offset), &chunk);
+      ok = std::fwrite(chunk.data(), 1, chunk.size(), file) == chunk.size();
+    }
+    return ok;
+  });
 }
 
 }  // namespace alea::vm

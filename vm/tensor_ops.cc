@@ -164,7 +164,8 @@ namespace {
 // Cheap elementwise ops (+ - * / max min, comparisons, neg abs relu sqrt):
 // at 32K elements per range the split just starts to pay.
 constexpr int64_t kMinCheapElements = 32768;
-// exp, log, tanh, sigmoid: several times the work per element.
+// exp, log, tanh, sigmoid and the other math functions: several times the
+// work per element.
 constexpr int64_t kMinMathElements = 4096;
 // Reductions of rows: a pass over the data, like a cheap elementwise op
 // (long rows are split by whole chunks of 64K instead).
@@ -176,8 +177,20 @@ constexpr int64_t kMinMatMulFlops = int64_t{1} << 13;
 constexpr int64_t kElementAlign = 64;
 
 bool IsCheap(kernels::UnaryOp op) {
-  return op != kernels::UnaryOp::kExp && op != kernels::UnaryOp::kLog &&
-         op != kernels::UnaryOp::kTanh && op != kernels::UnaryOp::kSigmoid;
+  switch (op) {
+    case kernels::UnaryOp::kNeg:
+    case kernels::UnaryOp::kSqrt:
+    case kernels::UnaryOp::kAbs:
+    case kernels::UnaryOp::kFloor:
+    case kernels::UnaryOp::kCeil:
+    case kernels::UnaryOp::kRound:
+    case kernels::UnaryOp::kTrunc:
+    case kernels::UnaryOp::kSign:
+    case kernels::UnaryOp::kRelu:
+      return true;
+    default:
+      return false;  // the math functions of kernels/math_f32.h
+  }
 }
 
 // Where each operand of an elementwise op over n output elements comes from:

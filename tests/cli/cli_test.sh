@@ -209,6 +209,16 @@ if [[ -z $pushes || $pushes -gt 100 ]]; then
   echo "FAIL: 10^6 pushes made '$pushes' allocations (in place, a few dozen)"
   failures=$((failures + 1))
 fi
+# Writes are atomic: a write that fails at the rename (the target is a
+# directory) leaves the target as it was and no temporary file behind.
+mkdir -p "$tmp/atomic/target.txt"
+printf '%s\n' 'fn main() = write_text("target.txt", "new")' >"$tmp/atomic/write.alea"
+(cd "$tmp/atomic" && "$alea" run write.alea >/dev/null 2>&1)
+leftovers=$(find "$tmp/atomic" -name '.target.txt.tmp-*' | wc -l)
+if [[ ! -d $tmp/atomic/target.txt || $leftovers -ne 0 ]]; then
+  echo "FAIL: a failed write_text changed its target or left $leftovers temporary files"
+  failures=$((failures + 1))
+fi
 for program in "$programs"/desugar_*.alea "$programs"/uses_rng*.alea; do
   name=$(basename "$program" .alea)
   for seed in 0 7; do

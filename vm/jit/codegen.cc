@@ -236,6 +236,15 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kSqrt:
     case UnaryOp::kAbs:
     case UnaryOp::kSigmoid:
+    case UnaryOp::kFloor:
+    case UnaryOp::kCeil:
+    case UnaryOp::kRound:
+    case UnaryOp::kTrunc:
+    case UnaryOp::kSign:
+    case UnaryOp::kExpm1:
+    case UnaryOp::kSinh:
+    case UnaryOp::kCosh:
+    case UnaryOp::kErf:
     case UnaryOp::kRelu:
       return true;
   }
@@ -300,6 +309,33 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kSigmoid:
       EmitSigmoidF32(*this, dst, x);
+      return;
+    case UnaryOp::kFloor:
+      EmitRoundToIntegralF32(*this, RoundMode::kFloor, dst, x);
+      return;
+    case UnaryOp::kCeil:
+      EmitRoundToIntegralF32(*this, RoundMode::kCeil, dst, x);
+      return;
+    case UnaryOp::kRound:
+      EmitRoundToIntegralF32(*this, RoundMode::kNearestEven, dst, x);
+      return;
+    case UnaryOp::kTrunc:
+      EmitRoundToIntegralF32(*this, RoundMode::kTrunc, dst, x);
+      return;
+    case UnaryOp::kSign:
+      EmitSignF32(*this, dst, x);
+      return;
+    case UnaryOp::kExpm1:
+      EmitExpm1F32(*this, dst, x);
+      return;
+    case UnaryOp::kSinh:
+      EmitSinhF32(*this, dst, x);
+      return;
+    case UnaryOp::kCosh:
+      EmitCoshF32(*this, dst, x);
+      return;
+    case UnaryOp::kErf:
+      EmitErfF32(*this, dst, x);
       return;
   }
 }
@@ -513,6 +549,13 @@ void VectorEmitter::TruncateToI32(const x86::Vec& dst, const x86::Vec& a) {
 }
 void VectorEmitter::ConvertFromI32(const x86::Vec& dst, const x86::Vec& a) {
   cc_.vcvtdq2ps(dst, a);
+}
+
+void VectorEmitter::RoundToIntegral(const x86::Vec& dst, const x86::Vec& a, RoundMode mode) {
+  // Bit 3 suppresses the precision exception; bit 2 clear takes the mode
+  // from the immediate, not MXCSR; vrndscaleps's scale field (bits 7:4) is 0.
+  const asmjit::Imm imm(static_cast<int>(mode) | 8);
+  cc_.emit(avx512_ ? x86::Inst::kIdVrndscaleps : x86::Inst::kIdVroundps, dst, a, imm);
 }
 
 void VectorEmitter::XorI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b) {

@@ -53,6 +53,10 @@ void* CompileFunction(asmjit::JitRuntime& runtime, const asmjit::FuncSignature& 
                       bool avx512, bool inject_error,
                       absl::FunctionRef<void(x86::Compiler& cc, asmjit::FuncNode* fn)> emit_body);
 
+// Rounding to an integral value: the immediate of vroundps / vrndscaleps
+// (with the precision exception suppressed).
+enum class RoundMode : uint8_t { kNearestEven = 0, kFloor = 1, kCeil = 2, kTrunc = 3 };
+
 // A lane mask: a k register on the AVX-512 path, a vector of all-ones /
 // all-zeros lanes on the AVX2 path.
 struct Mask {
@@ -161,6 +165,9 @@ class VectorEmitter {
   void ConvertToI32(const x86::Vec& dst, const x86::Vec& a);    // vcvtps2dq
   void TruncateToI32(const x86::Vec& dst, const x86::Vec& a);   // vcvttps2dq
   void ConvertFromI32(const x86::Vec& dst, const x86::Vec& a);  // vcvtdq2ps
+  // dst = a rounded to an integral value by `mode` (vroundps on ymm,
+  // vrndscaleps on zmm): exact, as std::floor/ceil/trunc/nearbyint.
+  void RoundToIntegral(const x86::Vec& dst, const x86::Vec& a, RoundMode mode);
   // Integer-domain bitwise ops (vpxor/vpor, vpxord/vpord on zmm), for integer
   // code such as the random kernels' Threefry rounds.
   void XorI32(const x86::Vec& dst, const x86::Vec& a, const asmjit::Operand_& b);
@@ -207,6 +214,16 @@ void EmitSigmoidF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // For the random kernels (random.cc): exponential's log1p, normal's erfinv.
 void EmitLog1pF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitErfinvF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// kernels/math_f32_basic.cc (vm/jit/math_f32_basic.cc): FloorF32, CeilF32,
+// RoundF32 and TruncF32 by mode; SignF32, Expm1F32, SinhF32, CoshF32.
+void EmitRoundToIntegralF32(VectorEmitter& e, RoundMode mode, const x86::Vec& dst,
+                            const x86::Vec& x);
+void EmitSignF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitExpm1F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitSinhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitCoshF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32.
+void EmitErfF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

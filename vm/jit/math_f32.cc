@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "vm/jit/codegen.h"
+#include "vm/jit/math_f32_internal.h"
 
 namespace alea::vm::jit::codegen {
 namespace {
@@ -45,8 +46,10 @@ constexpr float kLn2B = 0x1.7f7d1cp-20f;
 
 uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
-// ExpCore(x) into dst, for x already clamped to [-104, 89].
-void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x) {
+}  // namespace
+
+// ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89].
+void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
   // biased = x * kLog2e + kRoundMagic; kf = biased - kRoundMagic
   Vec biased = e.NewVec();
   e.Mul(biased, x, e.ConstF(kLog2e));
@@ -63,9 +66,9 @@ void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x) {
        {0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f, 0x1.0p-1f, 1.0f, 1.0f}) {
     e.Fma(p, p, r, e.ConstF(c));
   }
-  // k = Bits(biased) - Bits(kRoundMagic); k1 = k >> 1; k2 = k - k1
+  // k = Bits(biased) - Bits(kRoundMagic) + k_offset; k1 = k >> 1; k2 = k - k1
   Vec k = e.NewVec();
-  e.SubI32(k, biased, e.Const(Bits(kRoundMagic)));
+  e.SubI32(k, biased, e.Const(Bits(kRoundMagic) - static_cast<uint32_t>(k_offset)));
   Vec k1 = e.NewVec();
   e.ShiftRightArithmeticI32(k1, k, 1);
   Vec k2 = e.NewVec();
@@ -127,8 +130,6 @@ void LogCore(VectorEmitter& e, const Vec& f, const Vec& kf, const asmjit::Operan
   e.Fma(inner, kf, e.ConstF(kLn2B), extra);
   e.Fnma(lo, s, t, inner);
 }
-
-}  // namespace
 
 void EmitExpF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   // y = ExpCore(ClampExpArg(x)); IsNaN(x) ? x : y

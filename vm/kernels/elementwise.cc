@@ -262,6 +262,33 @@ void UnaryF32(UnaryOp op, int64_t count, const float* in, float* out) {
     case UnaryOp::kSigmoid:
       SigmoidF32(in, out, n);
       return;
+    case UnaryOp::kFloor:
+      FloorF32(in, out, n);
+      return;
+    case UnaryOp::kCeil:
+      CeilF32(in, out, n);
+      return;
+    case UnaryOp::kRound:
+      RoundF32(in, out, n);
+      return;
+    case UnaryOp::kTrunc:
+      TruncF32(in, out, n);
+      return;
+    case UnaryOp::kSign:
+      SignF32(in, out, n);
+      return;
+    case UnaryOp::kExpm1:
+      Expm1F32(in, out, n);
+      return;
+    case UnaryOp::kSinh:
+      SinhF32(in, out, n);
+      return;
+    case UnaryOp::kCosh:
+      CoshF32(in, out, n);
+      return;
+    case UnaryOp::kErf:
+      ErfF32(in, out, n);
+      return;
     case UnaryOp::kRelu:
       // The Max rule with b = 0.0f: NaN and -0.0 pass through unchanged.
       for (int64_t i = 0; i < count; ++i) {

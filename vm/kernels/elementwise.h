@@ -32,6 +32,22 @@ enum class UnaryOp : uint8_t {
 #undef ALEA_UNARY
 };
 
+// How many of each there are: an op number below these is a known op.
+inline constexpr int kNumBinaryOps = 0
+#define ALEA_BINARY(name, opcode, spelling, semantics) +1
+#define ALEA_UNARY(name, opcode, spelling, semantics)
+#include "vm/kernels/elementwise_ops.def"
+#undef ALEA_BINARY
+#undef ALEA_UNARY
+    ;
+inline constexpr int kNumUnaryOps = 0
+#define ALEA_BINARY(name, opcode, spelling, semantics)
+#define ALEA_UNARY(name, opcode, spelling, semantics) +1
+#include "vm/kernels/elementwise_ops.def"
+#undef ALEA_BINARY
+#undef ALEA_UNARY
+    ;
+
 const char* Spelling(BinaryOp op);  // "+", "max", "==" ...
 const char* Spelling(UnaryOp op);
 // Comparisons produce bool tensors; every other binary op the operands' dtype.

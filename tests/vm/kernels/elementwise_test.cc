@@ -512,8 +512,14 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
   std::mt19937 rng(99);
   std::vector<float> in = RandomValues<float>(rng, 5000, false);
   for (float x : {0.5f, 2.0f, 1e-30f, 88.0f, -88.0f, 1e-45f}) in.push_back(x);
-  const UnaryOp kOps[] = {UnaryOp::kNeg,  UnaryOp::kExp, UnaryOp::kLog,     UnaryOp::kTanh,
-                          UnaryOp::kSqrt, UnaryOp::kAbs, UnaryOp::kSigmoid, UnaryOp::kRelu};
+  const UnaryOp kOps[] = {
+#define ALEA_BINARY(name, opcode, spelling, semantics)
+#define ALEA_UNARY(name, opcode, spelling, semantics) UnaryOp::k##name,
+#include "vm/kernels/elementwise_ops.def"
+#undef ALEA_BINARY
+#undef ALEA_UNARY
+  };
+  for (float x : {2.5f, -2.5f, 3.5f, -0.5f, 0.5f, -0.0f, 0x1p23f, -0x1.fffffep22f}) in.push_back(x);
   for (UnaryOp op : kOps) {
     std::vector<float> want(in.size());
     for (size_t i = 0; i < in.size(); ++i) {
@@ -543,6 +549,33 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kRelu:
           want[i] = (x >= 0.0f || std::isnan(x)) ? x : 0.0f;
           break;
+        case UnaryOp::kFloor:
+          want[i] = std::floor(x);
+          break;
+        case UnaryOp::kCeil:
+          want[i] = std::ceil(x);
+          break;
+        case UnaryOp::kRound:
+          want[i] = std::nearbyint(x);
+          break;
+        case UnaryOp::kTrunc:
+          want[i] = std::trunc(x);
+          break;
+        case UnaryOp::kSign:
+          want[i] = std::isnan(x) || x == 0.0f ? x : std::copysign(1.0f, x);
+          break;
+        case UnaryOp::kExpm1:
+          want[i] = Expm1F32(x);
+          break;
+        case UnaryOp::kSinh:
+          want[i] = SinhF32(x);
+          break;
+        case UnaryOp::kCosh:
+          want[i] = CoshF32(x);
+          break;
+        case UnaryOp::kErf:
+          want[i] = ErfF32(x);
+          break;
       }
     }
     EXPECT_EQ(Canonical(UnaryF32(op, in)), Canonical(want)) << Spelling(op);
@@ -568,6 +601,20 @@ TEST(ElementwiseUnary, F32SignBitsAndSpecialValues) {
             (std::vector<uint32_t>{0x3fb504f3, 0x3f3504f3, 0x1e3ce4e7, 0x3fddb3d7, 0x80000000}));
   EXPECT_TRUE(std::isnan(UnaryF32(UnaryOp::kSqrt, {-1.0f})[0]));
   EXPECT_EQ(UnaryF32(UnaryOp::kExp, {0.0f})[0], 1.0f);
+  // The rounding functions keep -0.0 and give it for negatives rounding to
+  // zero; round is half to even (np.round); sign is +-1 by the sign bit.
+  EXPECT_EQ(BitsOf(UnaryF32(UnaryOp::kFloor, {-0.0f, 0.5f, -0.5f, -kInf})),
+            (std::vector<uint32_t>{0x80000000u, 0u, Bits(-1.0f), Bits(-kInf)}));
+  EXPECT_EQ(BitsOf(UnaryF32(UnaryOp::kCeil, {-0.5f, 0.5f, 1e-45f})),
+            (std::vector<uint32_t>{0x80000000u, Bits(1.0f), Bits(1.0f)}));
+  EXPECT_EQ(
+      BitsOf(UnaryF32(UnaryOp::kRound, {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 0x1.fffffep22f})),
+      (std::vector<uint32_t>{0u, Bits(2.0f), Bits(2.0f), 0x80000000u, Bits(-2.0f), Bits(0x1p23f)}));
+  EXPECT_EQ(BitsOf(UnaryF32(UnaryOp::kTrunc, {-0.7f, 1.7f, -1.7f})),
+            (std::vector<uint32_t>{0x80000000u, Bits(1.0f), Bits(-1.0f)}));
+  EXPECT_EQ(
+      BitsOf(UnaryF32(UnaryOp::kSign, {neg_nan, -0.0f, 0.0f, -1e-45f, 7.0f, -kInf})),
+      (std::vector<uint32_t>{0xffc00000u, 0x80000000u, 0u, Bits(-1.0f), Bits(1.0f), Bits(-1.0f)}));
   EXPECT_EQ(UnaryF32(UnaryOp::kLog, {1.0f})[0], 0.0f);
 }
 

@@ -1,5 +1,5 @@
 // Reference values and ulp distances for the f32 math tests (fast and
-// exhaustive). exp/log/log1p/tanh/sigmoid come from double-precision libm
+// exhaustive). Every function but erfinv comes from double-precision libm
 // (about 2^-52 relative, far below an f32 ulp); erfinv from a Newton step in
 // long double on erfl starting at the function's own result.
 #ifndef ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_
@@ -14,7 +14,53 @@
 
 namespace alea::vm::kernels::testing {
 
-enum class Fn { kExp, kLog, kLog1p, kTanh, kSigmoid, kErfinv };
+enum class Fn {
+  kExp,
+  kLog,
+  kLog1p,
+  kTanh,
+  kSigmoid,
+  kErfinv,
+  kFloor,
+  kCeil,
+  kRound,
+  kTrunc,
+  kSign,
+  kExpm1,
+  kSinh,
+  kCosh,
+  kErf,
+};
+
+// How f(-x) relates to f(x) (the sweeps check x < 0 bitwise by it) and
+// whether f is monotone: direction +1 for non-decreasing, -1 for
+// non-increasing on x >= 0 (an odd f the same everywhere, an even f the
+// opposite on x < 0), 0 for neither.
+enum class Symmetry { kNone, kOdd, kEven };
+struct FnTraits {
+  Symmetry symmetry;
+  int direction;
+  bool exact = false;  // must equal the reference bit for bit (signed zeros too)
+};
+inline FnTraits TraitsOf(Fn fn) {
+  switch (fn) {
+    case Fn::kFloor:
+    case Fn::kCeil:
+    case Fn::kRound:
+    case Fn::kTrunc:
+    case Fn::kSign:
+      return {Symmetry::kNone, 1, true};
+    case Fn::kTanh:
+    case Fn::kErfinv:
+    case Fn::kSinh:
+    case Fn::kErf:
+      return {Symmetry::kOdd, 1};
+    case Fn::kCosh:
+      return {Symmetry::kEven, 1};
+    default:
+      return {Symmetry::kNone, 1};
+  }
+}
 
 inline const char* FnName(Fn fn) {
   switch (fn) {
@@ -30,6 +76,24 @@ inline const char* FnName(Fn fn) {
       return "sigmoid";
     case Fn::kErfinv:
       return "erfinv";
+    case Fn::kFloor:
+      return "floor";
+    case Fn::kCeil:
+      return "ceil";
+    case Fn::kRound:
+      return "round";
+    case Fn::kTrunc:
+      return "trunc";
+    case Fn::kSign:
+      return "sign";
+    case Fn::kExpm1:
+      return "expm1";
+    case Fn::kSinh:
+      return "sinh";
+    case Fn::kCosh:
+      return "cosh";
+    case Fn::kErf:
+      return "erf";
   }
   return "?";
 }
@@ -48,6 +112,24 @@ inline float Eval(Fn fn, float x) {
       return SigmoidF32(x);
     case Fn::kErfinv:
       return ErfinvF32(x);
+    case Fn::kFloor:
+      return FloorF32(x);
+    case Fn::kCeil:
+      return CeilF32(x);
+    case Fn::kRound:
+      return RoundF32(x);
+    case Fn::kTrunc:
+      return TruncF32(x);
+    case Fn::kSign:
+      return SignF32(x);
+    case Fn::kExpm1:
+      return Expm1F32(x);
+    case Fn::kSinh:
+      return SinhF32(x);
+    case Fn::kCosh:
+      return CoshF32(x);
+    case Fn::kErf:
+      return ErfF32(x);
   }
   return 0.0f;
 }
@@ -90,6 +172,25 @@ inline long double Reference(Fn fn, float x, float got, int newton_steps = 1) {
       if (std::fabs(x) == 1.0f) return std::copysign(std::numeric_limits<double>::infinity(), xd);
       if (x == 0.0f) return x;
       return ErfinvReference(x, got, newton_steps);
+    case Fn::kFloor:
+      return std::floor(xd);
+    case Fn::kCeil:
+      return std::ceil(xd);
+    case Fn::kRound:
+      return std::nearbyint(xd);
+    case Fn::kTrunc:
+      return std::trunc(xd);
+    case Fn::kSign:
+      if (std::isnan(x) || x == 0.0f) return xd;
+      return std::copysign(1.0, xd);
+    case Fn::kExpm1:
+      return std::expm1(xd);
+    case Fn::kSinh:
+      return std::sinh(xd);
+    case Fn::kCosh:
+      return std::cosh(xd);
+    case Fn::kErf:
+      return std::erf(xd);
   }
   return 0.0L;
 }
@@ -113,6 +214,19 @@ inline double UlpError(float got, long double ref) {
 }
 
 inline float FloatFromBits(uint32_t b) { return std::bit_cast<float>(b); }
+
+// UlpError, or for an exact function 0 when `got` is the reference's bits
+// (any NaN for a NaN) and infinity otherwise.
+inline double ErrorOf(Fn fn, float got, long double ref) {
+  if (!TraitsOf(fn).exact) return UlpError(got, ref);
+  const float want = static_cast<float>(ref);
+  if (std::isnan(want) || std::isnan(got)) {
+    return std::isnan(want) && std::isnan(got) ? 0.0 : std::numeric_limits<double>::infinity();
+  }
+  return std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(want)
+             ? 0.0
+             : std::numeric_limits<double>::infinity();
+}
 
 }  // namespace alea::vm::kernels::testing
 

@@ -1,5 +1,5 @@
-// The JIT's exp/log/tanh/sigmoid (vm/jit/math_f32.cc) against the reference
-// kernels (vm/kernels/math_f32.h), bit for bit over f32 bit patterns
+// The JIT's math functions (vm/jit/math_f32*.cc) against the reference
+// kernels (vm/kernels/math_f32*.cc), bit for bit over f32 bit patterns
 // (NaN payloads, infinities, zeros, subnormals and every overflow/underflow
 // boundary included), on the AVX2 path and, where the CPU has it, the
 // AVX-512 path. Work is split over the machine's cores in blocks of
@@ -116,6 +116,15 @@ TEST(JitMathExhaustiveTest, Exp) { CheckAll(UnaryOp::kExp); }
 TEST(JitMathExhaustiveTest, Log) { CheckAll(UnaryOp::kLog); }
 TEST(JitMathExhaustiveTest, Tanh) { CheckAll(UnaryOp::kTanh); }
 TEST(JitMathExhaustiveTest, Sigmoid) { CheckAll(UnaryOp::kSigmoid); }
+TEST(JitMathExhaustiveTest, Floor) { CheckAll(UnaryOp::kFloor); }
+TEST(JitMathExhaustiveTest, Ceil) { CheckAll(UnaryOp::kCeil); }
+TEST(JitMathExhaustiveTest, Round) { CheckAll(UnaryOp::kRound); }
+TEST(JitMathExhaustiveTest, Trunc) { CheckAll(UnaryOp::kTrunc); }
+TEST(JitMathExhaustiveTest, Sign) { CheckAll(UnaryOp::kSign); }
+TEST(JitMathExhaustiveTest, Expm1) { CheckAll(UnaryOp::kExpm1); }
+TEST(JitMathExhaustiveTest, Sinh) { CheckAll(UnaryOp::kSinh); }
+TEST(JitMathExhaustiveTest, Cosh) { CheckAll(UnaryOp::kCosh); }
+TEST(JitMathExhaustiveTest, Erf) { CheckAll(UnaryOp::kErf); }
 
 }  // namespace
 }  // namespace alea::vm::jit

@@ -1,0 +1,91 @@
+// File natives: text, CSV (vm/csv.h) and the atomic writes of vm/files.h.
+#include "vm/files.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "stdlib/natives.h"
+#include "vm/csv.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
+
+namespace alea::stdlib {
+
+using vm::AsInt;
+using vm::AsObject;
+using vm::FromObject;
+using vm::Object;
+using vm::RuntimeErrorId;
+using vm::Value;
+
+namespace {
+
+std::string PathOf(Value v) { return std::string(vm::StrView(AsObject(v))); }
+
+// Writes `bytes` to `path` atomically; the error names the builtin.
+absl::Status WriteAll(vm::NativeContext& ctx, const char* builtin, const std::string& path,
+                      absl::string_view bytes) {
+  const absl::Status written = vm::WriteFileAtomically(path, [&](std::FILE* f) {
+    return std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  });
+  if (!written.ok()) return ctx.Fail(RuntimeErrorId::kFileWrite, builtin, written.message());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Value> Native_read_text(vm::NativeContext& ctx, const Value* args) {
+  absl::StatusOr<std::string> text = vm::ReadFile(PathOf(args[0]));
+  if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "read_text", text.status().message());
+  absl::StatusOr<Object*> s = ctx.NewStr(*text);
+  if (!s.ok()) return s.status();
+  return FromObject(*s);
+}
+
+absl::StatusOr<Value> Native_write_text(vm::NativeContext& ctx, const Value* args) {
+  if (absl::Status s = WriteAll(ctx, "write_text", PathOf(args[0]), vm::StrView(AsObject(args[1])));
+      !s.ok()) {
+    return s;
+  }
+  return Value{0};
+}
+
+absl::StatusOr<Value> Native_t_load_csv(vm::NativeContext& ctx, const Value* args) {
+  const auto dtype = static_cast<vm::DType>(AsInt(args[1]));
+  const absl::string_view delimiter = vm::StrView(AsObject(args[3]));
+  if (delimiter.empty()) return ctx.Fail(RuntimeErrorId::kEmptyDelimiter, "load_csv");
+  const int64_t skip = AsInt(args[2]);
+  if (skip < 0) return ctx.Fail(RuntimeErrorId::kNegativeCount, "skip_header", skip);
+  const std::string path = PathOf(args[0]);
+  absl::StatusOr<std::string> text = vm::ReadFile(path);
+  if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "load_csv", text.status().message());
+  absl::StatusOr<vm::CsvTable> table = vm::ParseCsv(*text, path, dtype, skip, delimiter);
+  if (!table.ok()) {
+    return ctx.Fail(RuntimeErrorId::kFileRead, "load_csv", table.status().message());
+  }
+  vm::TensorContext cx = ctx.tensors();
+  Object* out = cx.New(dtype, table->shape);
+  if (out == nullptr) return ctx.Fail(cx);
+  if (!table->words.empty()) {
+    std::memcpy(vm::DataOf(out), table->words.data(), table->words.size() * sizeof(uint32_t));
+  }
+  return FromObject(out);
+}
+
+absl::StatusOr<Value> Native_t_save_csv(vm::NativeContext& ctx, const Value* args) {
+  const Object* x = AsObject(args[1]);
+  const absl::string_view delimiter = vm::StrView(AsObject(args[2]));
+  if (delimiter.empty()) return ctx.Fail(RuntimeErrorId::kEmptyDelimiter, "save_csv");
+  const absl::Span<const int64_t> shape = vm::ShapeOf(x);
+  if (shape.size() != 1 && shape.size() != 2) {
+    return ctx.Fail(RuntimeErrorId::kCsvRank, absl::StrCat("[", absl::StrJoin(shape, ", "), "]"));
+  }
+  const std::string text = vm::FormatCsv(vm::DTypeOf(x), shape, vm::DataOf(x), delimiter);
+  if (absl::Status s = WriteAll(ctx, "save_csv", PathOf(args[0]), text); !s.ok()) return s;
+  return Value{0};
+}
+
+}  // namespace alea::stdlib

@@ -1,0 +1,97 @@
+// The math ops added after sigmoid (floor ceil round trunc sign expm1 sinh
+// cosh erf) in fused programs: a chain such as exp(sinh(a) * b) compiles to
+// one kernel on both ISA paths and gives, bit for bit, the reference kernels
+// applied one op at a time (each node rounded to f32 as the unfused chain).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tests/vm/jit/jit_test_values.h"
+#include "vm/bytecode.h"
+#include "vm/dtype.h"
+#include "vm/jit/jit.h"
+#include "vm/kernels/elementwise.h"
+
+namespace alea::vm::jit {
+namespace {
+
+using namespace jit::testing_values;  // NOLINT: the shared test values
+
+using kernels::BinaryOp;
+using kernels::UnaryOp;
+
+constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor, UnaryOp::kCeil, UnaryOp::kRound,
+                               UnaryOp::kTrunc, UnaryOp::kSign, UnaryOp::kExpm1,
+                               UnaryOp::kSinh,  UnaryOp::kCosh, UnaryOp::kErf};
+
+FusedNode Un(UnaryOp op, uint16_t a) {
+  FusedNode n;
+  n.unary = true;
+  n.op = static_cast<uint8_t>(op);
+  n.a = a;
+  return n;
+}
+FusedNode Bin(BinaryOp op, uint16_t a, uint16_t b) {
+  FusedNode n;
+  n.op = static_cast<uint8_t>(op);
+  n.a = a;
+  n.b = b;
+  return n;
+}
+
+std::vector<float> Inputs(std::mt19937& rng, size_t n, float scale) {
+  std::uniform_real_distribution<float> dist(-scale, scale);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  for (size_t i = 0; i < std::size(kSpecial) && i < n; ++i) v[i * 7 % n] = FromBits(kSpecial[i]);
+  return v;
+}
+
+class MathOpsJitTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  Jit jit_;
+};
+
+// op2(op1(a) * b) for every pair of new ops, n with a tail on both paths.
+TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
+  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
+  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
+  std::mt19937 rng(77);
+  const int64_t n = 1003;
+  const std::vector<float> a = Inputs(rng, n, 6.0f);
+  const std::vector<float> b = Inputs(rng, n, 3.0f);
+  for (UnaryOp first : kNewOps) {
+    for (UnaryOp second : {UnaryOp::kExp, UnaryOp::kSinh, UnaryOp::kRound, UnaryOp::kErf}) {
+      FusedProgram p;
+      p.leaves.resize(2);
+      p.nodes = {Un(first, 0), Bin(BinaryOp::kMul, 2, 1), Un(second, 3)};
+      FusedF32Fn fn = jit_.FusedF32(p, 0, GetParam());
+      const std::string what = absl::StrCat(
+          kernels::Spelling(second), "(", kernels::Spelling(first), "(a) * b) ", Name(GetParam()));
+      ASSERT_NE(fn, nullptr) << what;
+      std::vector<float> want(n), t(n);
+      kernels::Unary(first, DType::kF32, n, a.data(), t.data());
+      for (int64_t i = 0; i < n; ++i) t[i] = t[i] * b[i];
+      kernels::Unary(second, DType::kF32, n, t.data(), want.data());
+      std::vector<float> got(n);
+      const float* inputs[] = {a.data(), b.data()};
+      fn(inputs, got.data(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        if (want[i] != want[i]) {
+          EXPECT_NE(got[i], got[i]) << what << " at " << i;
+        } else {
+          EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, MathOpsJitTest, kBothIsas, IsaParamName);
+
+}  // namespace
+}  // namespace alea::vm::jit

@@ -1,0 +1,26 @@
+// Internal to the JIT's math files (vm/jit/math_f32*.cc): the vector forms of
+// the cores in kernels/math_f32_internal.h, each bitwise equal to its scalar
+// original (same operations, same order).
+#ifndef ALEA_VM_JIT_MATH_F32_INTERNAL_H_
+#define ALEA_VM_JIT_MATH_F32_INTERNAL_H_
+
+#include <cstdint>
+
+#include "vm/jit/codegen.h"
+
+namespace alea::vm::jit::codegen {
+
+// ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89] (or to
+// 90 with k_offset = -1). dst may alias x.
+void ExpCore(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, int32_t k_offset = 0);
+// ClampExpArg(x), in a new register.
+x86::Vec ClampExpArg(VectorEmitter& e, const x86::Vec& x);
+// SplitLog(x, &kf, &m) into kf and m.
+void SplitLog(VectorEmitter& e, const x86::Vec& x, const x86::Vec& kf, const x86::Vec& m);
+// LogCore(f, kf, extra, &hi, &lo) into hi and lo.
+void LogCore(VectorEmitter& e, const x86::Vec& f, const x86::Vec& kf, const asmjit::Operand_& extra,
+             const x86::Vec& hi, const x86::Vec& lo);
+
+}  // namespace alea::vm::jit::codegen
+
+#endif  // ALEA_VM_JIT_MATH_F32_INTERNAL_H_
