@@ -1,5 +1,7 @@
 #include "vm/bytecode.h"
 
+#include <algorithm>
+
 #include "vm/kernels/elementwise.h"
 #include "vm/runtime_error.h"
 
@@ -50,6 +52,12 @@ std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p) {
   }
   if (is_mask.back()) return std::nullopt;
   return is_mask;
+}
+
+SourceLocation LocationAt(const Function& fn, uint32_t pc) {
+  auto it = std::upper_bound(fn.lines.begin(), fn.lines.end(), pc,
+                             [](uint32_t p, const LineEntry& e) { return p < e.pc; });
+  return it == fn.lines.begin() ? SourceLocation{} : std::prev(it)->location;
 }
 
 }  // namespace alea::vm

@@ -119,6 +119,10 @@ struct Function {
   std::vector<LineEntry> lines;  // sorted by pc
 };
 
+// The source location of instruction `pc` of `fn` by its line table (line 0
+// when the table says nothing for it).
+SourceLocation LocationAt(const Function& fn, uint32_t pc);
+
 // A type at the host boundary: T(type), with the dtypes that types[] leave
 // to the objects (a tensor's), so that a host value can be checked.
 struct ExportType {

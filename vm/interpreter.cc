@@ -367,6 +367,7 @@ bool Vm::Execute(Value* result) {
     fp->base = base;
     fp->closure = nullptr;
     fp->boundary = false;
+    fp->tail_calls = 0;
     R = nr;
     pc = callee->code;
     ++calls_;
@@ -398,6 +399,7 @@ bool Vm::Execute(Value* result) {
     fp->base = base;
     fp->closure = closure;
     fp->boundary = false;
+    fp->tail_calls = 0;
     R = nr;
     pc = callee->code;
     ++calls_;
@@ -434,6 +436,7 @@ bool Vm::Execute(Value* result) {
       fp->closure = nullptr;
     }
     fp->fn = callee;
+    ++fp->tail_calls;
     pc = callee->code;
     ++calls_;
     DISPATCH();
@@ -463,6 +466,7 @@ bool Vm::Execute(Value* result) {
     if (fp->closure != nullptr) heap_.Release(fp->closure);
     fp->closure = closure;
     fp->fn = callee;
+    ++fp->tail_calls;
     pc = callee->code;
     ++calls_;
     DISPATCH();

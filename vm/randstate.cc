@@ -78,10 +78,7 @@ std::optional<SourceLocation> LocationOf(const Module& module, const RandSite& s
   if (site.function >= module.functions.size()) return std::nullopt;
   const Function& fn = module.functions[site.function];
   if (site.pc >= fn.code.size()) return std::nullopt;
-  auto it = std::upper_bound(fn.lines.begin(), fn.lines.end(), site.pc,
-                             [](uint32_t p, const LineEntry& e) { return p < e.pc; });
-  if (it == fn.lines.begin()) return SourceLocation{};
-  return std::prev(it)->location;
+  return LocationAt(fn, site.pc);
 }
 
 void AppendRandState(std::string* out, const random::RandState& s) {

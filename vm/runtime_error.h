@@ -24,6 +24,15 @@ struct RuntimeErrorFormat {
 };
 const RuntimeErrorFormat& FormatOf(RuntimeErrorId id);
 
+// A frame of a failing program's call chain: `function` (its name) was at
+// `location` (for all but the innermost frame, the call it was making).
+struct CallFrame {
+  std::string function;
+  SourceLocation location;
+  uint64_t repeats = 1;     // consecutive identical frames (recursion at one call)
+  uint64_t tail_calls = 0;  // tail calls that replaced this frame, so not shown
+};
+
 struct RuntimeError {
   RuntimeErrorId id = RuntimeErrorId::kBadCall;
   std::string message;
@@ -31,6 +40,8 @@ struct RuntimeError {
   bool located = false;     // set by the innermost frame that saw the error
   std::vector<std::pair<SourceLocation, std::string>> notes;
   std::string help;  // empty when none
+  // Innermost first; consecutive identical frames are merged into one.
+  std::vector<CallFrame> chain;
 };
 
 template <typename... Args>

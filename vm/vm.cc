@@ -353,14 +353,29 @@ void Vm::RaiseOutOfMemory() {
   }
 }
 
+SourceLocation Vm::InstrLocation(const FuncInfo* f, const Instr* instr) const {
+  return LocationAt(module_->functions[f->index], static_cast<uint32_t>(instr - f->code));
+}
+
 void Vm::Locate(const FuncInfo* f, const Instr* instr) {
   if (!error_ || error_->located) return;
   error_->located = true;
-  const Function& fn = module_->functions[f->index];
-  const uint32_t pc = static_cast<uint32_t>(instr - f->code);
-  auto it = std::upper_bound(fn.lines.begin(), fn.lines.end(), pc,
-                             [](uint32_t p, const LineEntry& e) { return p < e.pc; });
-  if (it != fn.lines.begin()) error_->location = std::prev(it)->location;
+  error_->location = InstrLocation(f, instr);
+}
+
+void Vm::AddToChain(const Frame& frame) {
+  // Each frame's pc is saved past the instruction it was executing (the
+  // failing one, or its call).
+  const SourceLocation at = InstrLocation(frame.fn, frame.pc - 1);
+  const std::string& name = module_->functions[frame.fn->index].name;
+  std::vector<CallFrame>& chain = error_->chain;
+  if (!chain.empty() && frame.tail_calls == 0 && chain.back().tail_calls == 0 &&
+      chain.back().function == name && chain.back().location.file == at.file &&
+      chain.back().location.line == at.line && chain.back().location.column == at.column) {
+    ++chain.back().repeats;
+    return;
+  }
+  chain.push_back(CallFrame{name, at, 1, frame.tail_calls});
 }
 
 bool Vm::GrowStack(size_t needed) {
@@ -423,6 +438,7 @@ void Vm::ReleaseFrameRefs(Value* r, const FuncInfo* f, int keep_from, int keep_c
 void Vm::Unwind() {
   while (depth_ > 0) {
     Frame& f = frames_[depth_ - 1];
+    if (error_) AddToChain(f);
     Value* r = stack_ + f.base;
     ReleaseFrameRefs(r, f.fn, 0, 0);
     std::memset(r, 0, f.fn->num_registers * sizeof(Value));
@@ -459,7 +475,7 @@ bool Vm::Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, V
   Value* r = stack_ + base;
   std::memset(r, 0, f->num_registers * sizeof(Value));
   for (size_t i = 0; i < args.size(); ++i) r[i] = args[i];
-  frames_[depth_++] = Frame{f, f->code, base, closure, true};
+  frames_[depth_++] = Frame{f, f->code, base, closure, true, 0};
   ++calls_;
   const bool ok = Execute(result);
   if (ok) *result_is_ref = last_result_is_ref_;

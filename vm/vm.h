@@ -175,6 +175,9 @@ class Vm {
     size_t base;      // index of R(0) in the register stack
     Object* closure;  // owned; null for a direct call
     bool boundary;    // returning from it returns to C++ (Invoke)
+    // Tail calls that reused this frame: the call chain of an error says how
+    // many frames it cannot show.
+    uint64_t tail_calls;
   };
   struct BoundNative {
     NativeFn fn;
@@ -216,6 +219,9 @@ class Vm {
   void SetError(RuntimeError e);
   void RaiseOutOfMemory();
   void Locate(const FuncInfo* f, const Instr* instr);
+  SourceLocation InstrLocation(const FuncInfo* f, const Instr* instr) const;  // LocationAt
+  // Appends `frame` to the error's call chain (merging a repeat of the last).
+  void AddToChain(const Frame& frame);
   Object* LoadFnClosure(uint32_t index);
   bool CallNative(uint32_t index, uint16_t a, Value* result);  // state saved by the caller
   Object* StrOf(Value v, uint32_t type);                       // STR: null when out of memory
