@@ -5,6 +5,8 @@
 // they are passed as immediates, never read from the `dtype:` argument.
 #include <cstdlib>
 
+#include <limits>
+
 #include "compiler/internal.h"
 #include "vm/dtype.h"
 #include "vm/kernels/reduce.h"
@@ -311,6 +313,18 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kMatMul:
       CallNative("t_matmul", {reg(arg(0)), reg(arg(1))}, true, dst, at);
       return true;
+    case BuiltinId::kIsNanTensor:  // NaN is the one value unequal to itself
+      Emit(Instr::ABC(Op::NE_T, dst, arg(0), arg(0), 0), at);
+      return true;
+    case BuiltinId::kIsInfTensor: {  // |x| == inf
+      int magnitude = Alloc(true);
+      Emit(Instr::ABC(Op::ABS_T, magnitude, arg(0), 0, 0), at);
+      int inf = Alloc(false);
+      LoadFloat(inf, std::numeric_limits<double>::infinity());
+      Emit(Instr::ABC(Op::EQ_T, dst, magnitude, scalar(inf, vm::DType::kF32, true), 3), at);
+      SetTop(mark);
+      return true;
+    }
     case BuiltinId::kLoadNpy:
       CallNative("t_load_npy", {reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
       return true;
