@@ -4,7 +4,6 @@
 // (vm/natives.def, "Tensors") for everything else. Dtypes are static, so
 // they are passed as immediates, never read from the `dtype:` argument.
 #include <cstdlib>
-
 #include <limits>
 
 #include "compiler/internal.h"
