@@ -93,6 +93,12 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::COSH_T, false};
     case BuiltinId::kErfTensor:
       return Elementwise{Op::ERF_T, false};
+    case BuiltinId::kSinTensor:
+      return Elementwise{Op::SIN_T, false};
+    case BuiltinId::kCosTensor:
+      return Elementwise{Op::COS_T, false};
+    case BuiltinId::kTanTensor:
+      return Elementwise{Op::TAN_T, false};
     case BuiltinId::kLogTensor:
       return Elementwise{Op::LOG_T, false};
     case BuiltinId::kTanh:

@@ -245,6 +245,9 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kSinh:
     case UnaryOp::kCosh:
     case UnaryOp::kErf:
+    case UnaryOp::kSin:
+    case UnaryOp::kCos:
+    case UnaryOp::kTan:
     case UnaryOp::kRelu:
       return true;
   }
@@ -336,6 +339,15 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kErf:
       EmitErfF32(*this, dst, x);
+      return;
+    case UnaryOp::kSin:
+      EmitSinF32(*this, dst, x);
+      return;
+    case UnaryOp::kCos:
+      EmitCosF32(*this, dst, x);
+      return;
+    case UnaryOp::kTan:
+      EmitTanF32(*this, dst, x);
       return;
   }
 }

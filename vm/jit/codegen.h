@@ -224,6 +224,10 @@ void EmitSinhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitCoshF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32.
 void EmitErfF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// kernels/math_f32_trig.cc (vm/jit/math_f32_trig.cc): SinF32, CosF32, TanF32.
+void EmitSinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitCosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitTanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -576,6 +576,15 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kErf:
           want[i] = ErfF32(x);
           break;
+        case UnaryOp::kSin:
+          want[i] = SinF32(x);
+          break;
+        case UnaryOp::kCos:
+          want[i] = CosF32(x);
+          break;
+        case UnaryOp::kTan:
+          want[i] = TanF32(x);
+          break;
       }
     }
     EXPECT_EQ(Canonical(UnaryF32(op, in)), Canonical(want)) << Spelling(op);

@@ -125,6 +125,9 @@ TEST(JitMathExhaustiveTest, Expm1) { CheckAll(UnaryOp::kExpm1); }
 TEST(JitMathExhaustiveTest, Sinh) { CheckAll(UnaryOp::kSinh); }
 TEST(JitMathExhaustiveTest, Cosh) { CheckAll(UnaryOp::kCosh); }
 TEST(JitMathExhaustiveTest, Erf) { CheckAll(UnaryOp::kErf); }
+TEST(JitMathExhaustiveTest, Sin) { CheckAll(UnaryOp::kSin); }
+TEST(JitMathExhaustiveTest, Cos) { CheckAll(UnaryOp::kCos); }
+TEST(JitMathExhaustiveTest, Tan) { CheckAll(UnaryOp::kTan); }
 
 }  // namespace
 }  // namespace alea::vm::jit

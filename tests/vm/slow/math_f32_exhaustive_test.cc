@@ -162,6 +162,9 @@ TEST(MathF32ExhaustiveTest, Expm1) { CheckAll(Fn::kExpm1); }
 TEST(MathF32ExhaustiveTest, Sinh) { CheckAll(Fn::kSinh); }
 TEST(MathF32ExhaustiveTest, Cosh) { CheckAll(Fn::kCosh); }
 TEST(MathF32ExhaustiveTest, Erf) { CheckAll(Fn::kErf); }
+TEST(MathF32ExhaustiveTest, Sin) { CheckAll(Fn::kSin); }
+TEST(MathF32ExhaustiveTest, Cos) { CheckAll(Fn::kCos); }
+TEST(MathF32ExhaustiveTest, Tan) { CheckAll(Fn::kTan); }
 
 }  // namespace
 }  // namespace alea::vm::kernels
