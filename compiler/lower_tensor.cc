@@ -99,6 +99,12 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::COS_T, false};
     case BuiltinId::kTanTensor:
       return Elementwise{Op::TAN_T, false};
+    case BuiltinId::kAtanTensor:
+      return Elementwise{Op::ATAN_T, false};
+    case BuiltinId::kAsinTensor:
+      return Elementwise{Op::ASIN_T, false};
+    case BuiltinId::kAcosTensor:
+      return Elementwise{Op::ACOS_T, false};
     case BuiltinId::kLogTensor:
       return Elementwise{Op::LOG_T, false};
     case BuiltinId::kTanh:

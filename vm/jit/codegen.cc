@@ -248,6 +248,9 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kSin:
     case UnaryOp::kCos:
     case UnaryOp::kTan:
+    case UnaryOp::kAtan:
+    case UnaryOp::kAsin:
+    case UnaryOp::kAcos:
     case UnaryOp::kRelu:
       return true;
   }
@@ -348,6 +351,15 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kTan:
       EmitTanF32(*this, dst, x);
+      return;
+    case UnaryOp::kAtan:
+      EmitAtanF32(*this, dst, x);
+      return;
+    case UnaryOp::kAsin:
+      EmitAsinF32(*this, dst, x);
+      return;
+    case UnaryOp::kAcos:
+      EmitAcosF32(*this, dst, x);
       return;
   }
 }

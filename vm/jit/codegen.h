@@ -224,10 +224,14 @@ void EmitSinhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitCoshF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32.
 void EmitErfF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
-// kernels/math_f32_trig.cc (vm/jit/math_f32_trig.cc): SinF32, CosF32, TanF32.
+// kernels/math_f32_trig.cc (vm/jit/math_f32_trig.cc): SinF32, CosF32, TanF32,
+// AtanF32, AsinF32, AcosF32.
 void EmitSinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitCosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitTanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAtanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAsinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAcosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -1,4 +1,4 @@
-// sin, cos and tan as vector code (codegen.h), bitwise equal to
+// sin, cos, tan, atan, asin and acos as vector code (codegen.h), bitwise equal to
 // kernels/math_f32_trig.cc on both ISA paths, by the rules of
 // vm/jit/math_f32.cc: each step mirrors the reference line by line (vfmadd
 // where it calls std::fma, one instruction per other operation, a compare and
@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 
 #include "vm/jit/codegen.h"
 
@@ -24,6 +25,10 @@ constexpr float kTwoOverPi = 0x1.45f306p-1f;
 constexpr float kPio2A = 0x1.921fb6p+0f;
 constexpr float kPio2B = -0x1.777a5cp-25f;
 constexpr float kPio2C = -0x1.ee59dap-50f;
+constexpr float kPio2Hi = 0x1.921fb6p+0f;
+constexpr float kPio2Lo = -0x1.777a5cp-25f;
+constexpr float kPiHi = 0x1.921fb6p+1f;
+constexpr float kPiLo = -0x1.777a5cp-24f;
 
 uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
@@ -196,6 +201,163 @@ void EmitTanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.AndBits(sign, x, e.Const(kSignBit));
   e.XorBits(y, y, sign);
   TrigSpecial(e, dst, x, d.a, y);
+}
+
+namespace {
+
+// AtanCorrection(t, tl) into dst.
+void AtanCorrection(VectorEmitter& e, const Vec& dst, const Vec& t, const Vec& tl) {
+  Vec z = e.NewVec();
+  e.Mul(z, t, t);
+  Vec p = e.ConstReg(Bits(0x1.2831e6p-10f));
+  for (float c : {-0x1.e53c4ep-8f, 0x1.7485eap-6f, -0x1.702962p-5f, 0x1.14f030p-4f, -0x1.694b02p-4f,
+                  0x1.c50fe4p-4f, -0x1.247612p-3f, 0x1.99981cp-3f, -0x1.555552p-2f}) {
+    e.Fma(p, p, z, e.ConstF(c));
+  }
+  e.Mul(dst, t, z);
+  e.Fma(dst, dst, p, tl);
+}
+
+// SubFromConstant(c_hi, c_lo, v, corr) into dst; c_hi and c_lo are
+// registers or Const()s.
+void SubFromConstant(VectorEmitter& e, const Vec& dst, const asmjit::Operand_& c_hi,
+                     const asmjit::Operand_& c_lo, const Vec& v, const Vec& corr) {
+  Vec hi = e.NewVec();
+  e.Copy(hi, c_hi);
+  // h = c_hi - v; herr = (c_hi - h) - v
+  Vec h = e.NewVec();
+  e.Sub(h, hi, v);
+  Vec herr = e.NewVec();
+  e.Sub(herr, hi, h);
+  e.Sub(herr, herr, v);
+  // h + ((c_lo + herr) - corr)
+  e.Add(herr, herr, c_lo);
+  e.Sub(herr, herr, corr);
+  e.Add(dst, h, herr);
+}
+
+// AsinCore(a, &t) into corr and t.
+void AsinCore(VectorEmitter& e, const Vec& corr, const Vec& t, const Vec& a) {
+  const Mask small = e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.5f));
+  // w = (1 - a) * 0.5; s = sqrt(w); sl = fma(-s, s, w) / (s + s)
+  Vec w = e.ConstReg(Bits(1.0f));
+  e.Sub(w, w, a);
+  e.Mul(w, w, e.ConstF(0.5f));
+  Vec s = e.NewVec();
+  e.cc().vsqrtps(s, w);
+  Vec sl = e.NewVec();
+  e.Fnma(sl, s, s, w);
+  Vec s2 = e.NewVec();
+  e.Add(s2, s, s);
+  e.Div(sl, sl, s2);
+  // u = small ? a * a : w; t = small ? a : s; tl = small ? 0 : sl
+  Vec u = e.NewVec();
+  e.Mul(u, a, a);
+  e.Select(u, small, u, w);
+  e.Select(t, small, a, s);
+  e.Select(sl, small, e.ConstF(0.0f), sl);
+  // q = Horner(u); corr = fma(t * u, q, tl)
+  Vec q = e.ConstReg(Bits(0x1.2ffbdep-5f));
+  for (float c : {0x1.e332d2p-7f, 0x1.03dc4ap-5f, 0x1.6cc62ep-5f, 0x1.3337d2p-4f, 0x1.55554ep-3f}) {
+    e.Fma(q, q, u, e.ConstF(c));
+  }
+  e.Mul(corr, t, u);
+  e.Fma(corr, corr, q, sl);
+}
+
+// y = WithSign(y, x) in place.
+void CopySign(VectorEmitter& e, const Vec& y, const Vec& x) {
+  e.AndBits(y, y, e.Const(kAbsMask));
+  Vec sign = e.NewVec();
+  e.AndBits(sign, x, e.Const(kSignBit));
+  e.OrBits(y, y, sign);
+}
+
+}  // namespace
+
+void EmitAtanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  Vec a = e.NewVec();
+  e.AndBits(a, x, e.Const(kAbsMask));
+  const Mask big = e.Compare(Cmp::kGE_OQ, a, e.ConstF(1.0f));
+  // inv = 1 / a; t = big ? inv : a; tl = big ? fma(-inv, a, 1) * inv : 0
+  Vec inv = e.ConstReg(Bits(1.0f));
+  e.Div(inv, inv, a);
+  Vec t = e.NewVec();
+  e.Select(t, big, inv, a);
+  Vec tl = e.NewVec();
+  e.Fnma(tl, inv, a, e.ConstF(1.0f));
+  e.Mul(tl, tl, inv);
+  Vec zero = e.ConstReg(0);
+  e.Select(tl, big, tl, zero);
+  Vec corr = e.NewVec();
+  AtanCorrection(e, corr, t, tl);
+  // y = big ? SubFromConstant(pi/2, t, corr) : t + corr
+  Vec far = e.NewVec();
+  SubFromConstant(e, far, e.ConstF(kPio2Hi), e.ConstF(kPio2Lo), t, corr);
+  Vec y = e.NewVec();
+  e.Add(y, t, corr);
+  e.Select(y, big, far, y);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(std::numeric_limits<float>::infinity())),
+           e.ConstF(kPio2Hi), y);
+  CopySign(e, y, x);
+  e.Select(dst, e.IsNaN(x), x, y);
+}
+
+void EmitAsinF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  Vec a = e.NewVec();
+  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec t = e.NewVec();
+  Vec corr = e.NewVec();
+  AsinCore(e, corr, t, a);
+  // y = a <= 0.5 ? t + corr : SubFromConstant(pi/2, t + t, corr + corr)
+  Vec t2 = e.NewVec();
+  e.Add(t2, t, t);
+  Vec c2 = e.NewVec();
+  e.Add(c2, corr, corr);
+  Vec far = e.NewVec();
+  SubFromConstant(e, far, e.ConstF(kPio2Hi), e.ConstF(kPio2Lo), t2, c2);
+  Vec y = e.NewVec();
+  e.Add(y, t, corr);
+  e.Select(y, e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.5f)), y, far);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(1.0f)), e.ConstF(kPio2Hi), y);
+  e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
+  CopySign(e, y, x);
+  e.Select(dst, e.IsNaN(x), x, y);
+}
+
+void EmitAcosF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  Vec a = e.NewVec();
+  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec t = e.NewVec();
+  Vec corr = e.NewVec();
+  AsinCore(e, corr, t, a);
+  const Mask small = e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.5f));
+  // c_hi, c_lo = small ? pi/2 : pi; v = small ? x : t + t;
+  // c = small ? WithSign(corr, x) : corr + corr
+  Vec c_hi = e.ConstReg(Bits(kPiHi));
+  e.Select(c_hi, small, e.ConstF(kPio2Hi), c_hi);
+  Vec c_lo = e.ConstReg(Bits(kPiLo));
+  e.Select(c_lo, small, e.ConstF(kPio2Lo), c_lo);
+  Vec v = e.NewVec();
+  e.Add(v, t, t);
+  e.Select(v, small, x, v);
+  Vec signed_corr = e.NewVec();
+  e.Copy(signed_corr, corr);
+  CopySign(e, signed_corr, x);
+  Vec c = e.NewVec();
+  e.Add(c, corr, corr);
+  e.Select(c, small, signed_corr, c);
+  Vec y = e.NewVec();
+  SubFromConstant(e, y, c_hi, c_lo, v, c);
+  // y = small || x < 0 ? y : (t + corr) * 2
+  Vec near_one = e.NewVec();
+  e.Add(near_one, t, corr);
+  e.Mul(near_one, near_one, e.ConstF(2.0f));
+  e.Select(y, e.Or(small, e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f))), y, near_one);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(1.0f)), e.ConstF(0.0f), y);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(-1.0f)), e.ConstF(kPiHi), y);
+  e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
+  e.Select(dst, e.IsNaN(x), x, y);
 }
 
 }  // namespace alea::vm::jit::codegen

@@ -1,4 +1,4 @@
-// Alea's f32 sin, cos and tan: see math_f32.h. The rules of math_f32.cc apply
+// Alea's f32 sin, cos, tan, atan, asin and acos: see math_f32.h. The rules of math_f32.cc apply
 // (selects between values that are all computed, std::fma exactly where the
 // JIT's vm/jit/math_f32_trig.cc issues vfmadd, a fixed operation order).
 //
@@ -7,7 +7,9 @@
 // coefficient makes in the final result (relative), rounded to f32 one at a
 // time from the constant term up with the rest refitted after each rounding.
 // Fit errors including that rounding: sin 2^-31.5, cos 2^-35.4, tan 2^-29.9
-// relative.
+// relative. atan's on [0, 1] and asin's on [0, 0.5] are fitted the same way:
+// 2^-31.0 and 2^-31.5.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -156,6 +158,114 @@ float TanF32(float x) {
   return TrigSpecial(x, a, y);
 }
 
+namespace {
+
+// pi/2 and pi as f32 hi + lo (lo = f32 of the rest).
+constexpr float kPio2Hi = 0x1.921fb6p+0f;
+constexpr float kPio2Lo = -0x1.777a5cp-25f;
+constexpr float kPiHi = 0x1.921fb6p+1f;
+constexpr float kPiLo = -0x1.777a5cp-24f;
+
+// atan(t + tl) - t for t in [0, 1] and |tl| <= 2^-24 t: t^3 p(t^2) + tl,
+// p of degree 9 fitted to (atan t - t) / t^3; the caller adds t last.
+float AtanCorrection(float t, float tl) {
+  float z = t * t;
+  float p = 0x1.2831e6p-10f;
+  p = std::fma(p, z, -0x1.e53c4ep-8f);
+  p = std::fma(p, z, 0x1.7485eap-6f);
+  p = std::fma(p, z, -0x1.702962p-5f);
+  p = std::fma(p, z, 0x1.14f030p-4f);
+  p = std::fma(p, z, -0x1.694b02p-4f);
+  p = std::fma(p, z, 0x1.c50fe4p-4f);
+  p = std::fma(p, z, -0x1.247612p-3f);
+  p = std::fma(p, z, 0x1.99981cp-3f);
+  p = std::fma(p, z, -0x1.555552p-2f);
+  return std::fma(t * z, p, tl);
+}
+
+// c_hi + c_lo - (v + corr) for |v| <= c_hi, with one rounding of the big
+// part: h = c_hi - v, herr = (c_hi - h) - v exactly (Fast2Sum),
+// h + ((c_lo + herr) - corr).
+float SubFromConstant(float c_hi, float c_lo, float v, float corr) {
+  float h = c_hi - v;
+  float herr = (c_hi - h) - v;
+  return h + ((c_lo + herr) - corr);
+}
+
+// The asin core on a = |x| <= 1. a <= 0.5: t = a, u = a * a, tl = 0.
+// a > 0.5: asin(a) = pi/2 - 2 asin(s), s = sqrt(w), w = (1 - a) * 0.5
+// (exact), and u = w exactly; s's rounding is carried as
+// tl = fma(-s, s, w) / (s + s) (NaN at a = 1, where callers select the
+// exact answer). Returns t and corr = asin(t + tl) - t = fma(t * u, q(u), tl),
+// q of degree 5 fitted to (asin t - t) / t^3 on [0, 0.5].
+float AsinCore(float a, float* t) {
+  bool small = a <= 0.5f;
+  float w = (1.0f - a) * 0.5f;
+  float s = std::sqrt(w);
+  float sl = std::fma(-s, s, w) / (s + s);
+  float u = small ? a * a : w;
+  *t = small ? a : s;
+  float tl = small ? 0.0f : sl;
+  float q = 0x1.2ffbdep-5f;
+  q = std::fma(q, u, 0x1.e332d2p-7f);
+  q = std::fma(q, u, 0x1.03dc4ap-5f);
+  q = std::fma(q, u, 0x1.6cc62ep-5f);
+  q = std::fma(q, u, 0x1.3337d2p-4f);
+  q = std::fma(q, u, 0x1.55554ep-3f);
+  return std::fma(*t * u, q, tl);
+}
+
+}  // namespace
+
+// On a = |x| (sign restored at the end): a < 1: t = a, tl = 0;
+// a >= 1: atan(a) = pi/2 - atan(1/a), t = 1/a with tl = fma(-t, a, 1) * t
+// its rounding error. y = t + corr, or pi/2 - (t + corr) by SubFromConstant.
+float AtanF32(float x) {
+  float a = Abs(x);
+  bool big = a >= 1.0f;
+  float inv = 1.0f / a;
+  float t = big ? inv : a;
+  float tl = big ? std::fma(-inv, a, 1.0f) * inv : 0.0f;
+  float corr = AtanCorrection(t, tl);
+  float y = big ? SubFromConstant(kPio2Hi, kPio2Lo, t, corr) : t + corr;
+  y = a == kInf ? kPio2Hi : y;
+  y = WithSign(y, x);
+  return IsNaN(x) ? x : y;
+}
+
+// asin(x) = sign(x) asin(a): t + corr for a <= 0.5, else
+// pi/2 - 2 (s + corr) by SubFromConstant (2 s and 2 corr are exact).
+float AsinF32(float x) {
+  float a = Abs(x);
+  float t;
+  float corr = AsinCore(a, &t);
+  float y = a <= 0.5f ? t + corr : SubFromConstant(kPio2Hi, kPio2Lo, t + t, corr + corr);
+  y = a == 1.0f ? kPio2Hi : y;
+  y = a > 1.0f ? kNaN : y;
+  y = WithSign(y, x);
+  return IsNaN(x) ? x : y;
+}
+
+// acos(x) from the asin core: |x| <= 0.5: pi/2 - asin(x) (v = x, corr with
+// x's sign); x > 0.5: 2 (s + corr); x < -0.5: pi - 2 (s + corr). The two
+// subtractions from a constant share one SubFromConstant.
+float AcosF32(float x) {
+  float a = Abs(x);
+  float t;
+  float corr = AsinCore(a, &t);
+  bool small = a <= 0.5f;
+  float c_hi = small ? kPio2Hi : kPiHi;
+  float c_lo = small ? kPio2Lo : kPiLo;
+  float v = small ? x : t + t;
+  float c = small ? WithSign(corr, x) : corr + corr;
+  float y = SubFromConstant(c_hi, c_lo, v, c);
+  y = small || x < 0.0f ? y : (t + corr) * 2.0f;
+  y = x == 1.0f ? 0.0f : y;
+  y = x == -1.0f ? kPiHi : y;
+  y = a > 1.0f ? kNaN : y;
+  return IsNaN(x) ? x : y;
+}
+
 #define ALEA_MATH_F32_BATCH(F)                        \
   void F(const float* in, float* out, size_t n) {     \
     for (size_t i = 0; i < n; ++i) out[i] = F(in[i]); \
@@ -163,6 +273,9 @@ float TanF32(float x) {
 ALEA_MATH_F32_BATCH(SinF32)
 ALEA_MATH_F32_BATCH(CosF32)
 ALEA_MATH_F32_BATCH(TanF32)
+ALEA_MATH_F32_BATCH(AtanF32)
+ALEA_MATH_F32_BATCH(AsinF32)
+ALEA_MATH_F32_BATCH(AcosF32)
 #undef ALEA_MATH_F32_BATCH
 
 }  // namespace alea::vm::kernels

@@ -44,7 +44,8 @@ constexpr UnaryOp kUnaries[] = {
 constexpr UnaryOp kMath[] = {UnaryOp::kExp,   UnaryOp::kLog,   UnaryOp::kTanh,  UnaryOp::kSigmoid,
                              UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                              UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
-                             UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan};
+                             UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
+                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements

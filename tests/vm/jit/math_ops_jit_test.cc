@@ -1,7 +1,7 @@
 // The math ops added after sigmoid (floor ceil round trunc sign expm1 sinh
-// cosh erf sin cos tan) in fused programs: a chain such as exp(sinh(a) * b) compiles to
-// one kernel on both ISA paths and gives, bit for bit, the reference kernels
-// applied one op at a time (each node rounded to f32 as the unfused chain).
+// cosh erf sin cos tan atan asin acos) in fused programs: a chain such as exp(sinh(a) * b) compiles
+// to one kernel on both ISA paths and gives, bit for bit, the reference kernels applied one op at a
+// time (each node rounded to f32 as the unfused chain).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -26,7 +26,8 @@ using kernels::UnaryOp;
 
 constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                                UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
-                               UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan};
+                               UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
+                               UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos};
 
 FusedNode Un(UnaryOp op, uint16_t a) {
   FusedNode n;
@@ -65,8 +66,8 @@ TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
   const std::vector<float> a = Inputs(rng, n, 6.0f);
   const std::vector<float> b = Inputs(rng, n, 3.0f);
   for (UnaryOp first : kNewOps) {
-    for (UnaryOp second :
-         {UnaryOp::kExp, UnaryOp::kSinh, UnaryOp::kRound, UnaryOp::kErf, UnaryOp::kTan}) {
+    for (UnaryOp second : {UnaryOp::kExp, UnaryOp::kSinh, UnaryOp::kRound, UnaryOp::kErf,
+                           UnaryOp::kTan, UnaryOp::kAsin}) {
       FusedProgram p;
       p.leaves.resize(2);
       p.nodes = {Un(first, 0), Bin(BinaryOp::kMul, 2, 1), Un(second, 3)};

@@ -585,6 +585,15 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kTan:
           want[i] = TanF32(x);
           break;
+        case UnaryOp::kAtan:
+          want[i] = AtanF32(x);
+          break;
+        case UnaryOp::kAsin:
+          want[i] = AsinF32(x);
+          break;
+        case UnaryOp::kAcos:
+          want[i] = AcosF32(x);
+          break;
       }
     }
     EXPECT_EQ(Canonical(UnaryF32(op, in)), Canonical(want)) << Spelling(op);

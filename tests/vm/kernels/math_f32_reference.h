@@ -34,6 +34,9 @@ enum class Fn {
   kSin,
   kCos,
   kTan,
+  kAtan,
+  kAsin,
+  kAcos,
 };
 
 // How f(-x) relates to f(x) (the sweeps check x < 0 bitwise by it) and
@@ -64,6 +67,11 @@ inline FnTraits TraitsOf(Fn fn) {
     case Fn::kSin:
     case Fn::kTan:
       return {Symmetry::kOdd, 0};
+    case Fn::kAtan:
+    case Fn::kAsin:
+      return {Symmetry::kOdd, 1};
+    case Fn::kAcos:
+      return {Symmetry::kNone, -1};
     case Fn::kCos:
       return {Symmetry::kEven, 0};
     default:
@@ -109,6 +117,12 @@ inline const char* FnName(Fn fn) {
       return "cos";
     case Fn::kTan:
       return "tan";
+    case Fn::kAtan:
+      return "atan";
+    case Fn::kAsin:
+      return "asin";
+    case Fn::kAcos:
+      return "acos";
   }
   return "?";
 }
@@ -151,6 +165,12 @@ inline float Eval(Fn fn, float x) {
       return CosF32(x);
     case Fn::kTan:
       return TanF32(x);
+    case Fn::kAtan:
+      return AtanF32(x);
+    case Fn::kAsin:
+      return AsinF32(x);
+    case Fn::kAcos:
+      return AcosF32(x);
   }
   return 0.0f;
 }
@@ -218,6 +238,12 @@ inline long double Reference(Fn fn, float x, float got, int newton_steps = 1) {
       // Alea's trig functions reduce |x| <= 2^22 only and give NaN beyond.
       if (std::fabs(x) > 0x1p22f) return std::numeric_limits<double>::quiet_NaN();
       return fn == Fn::kSin ? std::sin(xd) : fn == Fn::kCos ? std::cos(xd) : std::tan(xd);
+    case Fn::kAtan:
+      return std::atan(xd);
+    case Fn::kAsin:
+      return std::asin(xd);
+    case Fn::kAcos:
+      return std::acos(xd);
   }
   return 0.0L;
 }

@@ -119,10 +119,13 @@ TEST(MathF32Test, ErfWithin2Ulp) { CheckUlp(Fn::kErf); }
 TEST(MathF32Test, SinWithin2Ulp) { CheckUlp(Fn::kSin); }
 TEST(MathF32Test, CosWithin2Ulp) { CheckUlp(Fn::kCos); }
 TEST(MathF32Test, TanWithin2Ulp) { CheckUlp(Fn::kTan); }
+TEST(MathF32Test, AtanWithin2Ulp) { CheckUlp(Fn::kAtan); }
+TEST(MathF32Test, AsinWithin2Ulp) { CheckUlp(Fn::kAsin); }
+TEST(MathF32Test, AcosWithin2Ulp) { CheckUlp(Fn::kAcos); }
 
 TEST(MathF32Test, MonotoneOnSample) {
   for (Fn fn : {Fn::kExp, Fn::kLog, Fn::kLog1p, Fn::kTanh, Fn::kErfinv, Fn::kFloor, Fn::kCeil,
-                Fn::kRound, Fn::kTrunc, Fn::kSign, Fn::kExpm1, Fn::kSinh}) {
+                Fn::kRound, Fn::kTrunc, Fn::kSign, Fn::kExpm1, Fn::kSinh, Fn::kAtan, Fn::kAsin}) {
     EXPECT_EQ(CountDecreases(fn), 0) << FnName(fn);
   }
   // erf is within 2 ulp but not monotone just below 1, where it rises by
@@ -280,12 +283,39 @@ TEST(MathF32Test, TrigSpecialValues) {
   EXPECT_LT(TanF32(1.5707964f), -1e7f);
 }
 
+TEST(MathF32Test, InverseTrigSpecialValues) {
+  const float kPio2 = 0x1.921fb6p+0f;  // pi/2 rounded, as C's atanf(inf)
+  ExpectSame(AtanF32(kNaN), kNaN, "atan(nan)");
+  ExpectSame(AtanF32(kInf), kPio2, "atan(inf)");
+  ExpectSame(AtanF32(-kInf), -kPio2, "atan(-inf)");
+  ExpectSame(AtanF32(-0.0f), -0.0f, "atan(-0)");
+  ExpectSame(AtanF32(kMinSub), kMinSub, "atan(min subnormal)");
+  ExpectSame(AtanF32(1.0f), 0x1.921fb6p-1f, "atan(1)");
+  ExpectSame(AtanF32(3e38f), kPio2, "atan(3e38)");
+  ExpectSame(AsinF32(kNaN), kNaN, "asin(nan)");
+  ExpectSame(AsinF32(1.0f), kPio2, "asin(1)");
+  ExpectSame(AsinF32(-1.0f), -kPio2, "asin(-1)");
+  ExpectSame(AsinF32(-0.0f), -0.0f, "asin(-0)");
+  ExpectSame(AsinF32(kMinSub), kMinSub, "asin(min subnormal)");
+  ExpectSame(AcosF32(kNaN), kNaN, "acos(nan)");
+  ExpectSame(AcosF32(1.0f), 0.0f, "acos(1)");
+  ExpectSame(AcosF32(-1.0f), 0x1.921fb6p+1f, "acos(-1)");
+  ExpectSame(AcosF32(0.0f), kPio2, "acos(0)");
+  ExpectSame(AcosF32(-0.0f), kPio2, "acos(-0)");
+  ExpectSame(AcosF32(0.5f), 0x1.0c1524p+0f, "acos(0.5)");
+  for (float x : {std::nextafter(1.0f, 2.0f), -1.5f, kInf, -kInf}) {
+    ExpectSame(AsinF32(x), kNaN, "asin outside [-1, 1]");
+    ExpectSame(AcosF32(x), kNaN, "acos outside [-1, 1]");
+  }
+}
+
 TEST(MathF32Test, OddAndEvenFunctionsAreExactlySo) {
   for (uint32_t b : Sample()) {
     float x = testing::FloatFromBits(b);
     if (std::isnan(x)) continue;
     EXPECT_EQ(Bits(SinhF32(-x)), Bits(-SinhF32(x))) << x;
     EXPECT_EQ(Bits(ErfF32(-x)), Bits(-ErfF32(x))) << x;
+    EXPECT_EQ(Bits(AtanF32(-x)), Bits(-AtanF32(x))) << x;
     EXPECT_EQ(Bits(CoshF32(-x)), Bits(CoshF32(x))) << x;
     if (std::fabs(x) <= 0x1p22f) {  // beyond, NaN
       EXPECT_EQ(Bits(SinF32(-x)), Bits(-SinF32(x))) << x;
@@ -295,6 +325,7 @@ TEST(MathF32Test, OddAndEvenFunctionsAreExactlySo) {
     EXPECT_EQ(Bits(TanhF32(-x)), Bits(-TanhF32(x))) << x;
     if (std::fabs(x) <= 1.0f) {
       EXPECT_EQ(Bits(ErfinvF32(-x)), Bits(-ErfinvF32(x))) << x;
+      EXPECT_EQ(Bits(AsinF32(-x)), Bits(-AsinF32(x))) << x;
     }
   }
 }
@@ -312,7 +343,8 @@ TEST(MathF32Test, BatchFormsMatchScalar) {
       {SigmoidF32, SigmoidF32}, {ErfinvF32, ErfinvF32}, {FloorF32, FloorF32}, {CeilF32, CeilF32},
       {RoundF32, RoundF32},     {TruncF32, TruncF32},   {SignF32, SignF32},   {Expm1F32, Expm1F32},
       {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32},     {SinF32, SinF32},
-      {CosF32, CosF32},         {TanF32, TanF32}};
+      {CosF32, CosF32},         {TanF32, TanF32},       {AtanF32, AtanF32},   {AsinF32, AsinF32},
+      {AcosF32, AcosF32}};
   for (const auto& [batch, scalar] : kPairs) {
     batch(in.data(), out.data(), in.size());
     for (size_t i = 0; i < in.size(); ++i) {

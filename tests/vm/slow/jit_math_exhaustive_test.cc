@@ -128,6 +128,9 @@ TEST(JitMathExhaustiveTest, Erf) { CheckAll(UnaryOp::kErf); }
 TEST(JitMathExhaustiveTest, Sin) { CheckAll(UnaryOp::kSin); }
 TEST(JitMathExhaustiveTest, Cos) { CheckAll(UnaryOp::kCos); }
 TEST(JitMathExhaustiveTest, Tan) { CheckAll(UnaryOp::kTan); }
+TEST(JitMathExhaustiveTest, Atan) { CheckAll(UnaryOp::kAtan); }
+TEST(JitMathExhaustiveTest, Asin) { CheckAll(UnaryOp::kAsin); }
+TEST(JitMathExhaustiveTest, Acos) { CheckAll(UnaryOp::kAcos); }
 
 }  // namespace
 }  // namespace alea::vm::jit

@@ -165,6 +165,9 @@ TEST(MathF32ExhaustiveTest, Erf) { CheckAll(Fn::kErf); }
 TEST(MathF32ExhaustiveTest, Sin) { CheckAll(Fn::kSin); }
 TEST(MathF32ExhaustiveTest, Cos) { CheckAll(Fn::kCos); }
 TEST(MathF32ExhaustiveTest, Tan) { CheckAll(Fn::kTan); }
+TEST(MathF32ExhaustiveTest, Atan) { CheckAll(Fn::kAtan); }
+TEST(MathF32ExhaustiveTest, Asin) { CheckAll(Fn::kAsin); }
+TEST(MathF32ExhaustiveTest, Acos) { CheckAll(Fn::kAcos); }
 
 }  // namespace
 }  // namespace alea::vm::kernels
