@@ -93,6 +93,8 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::COSH_T, false};
     case BuiltinId::kErfTensor:
       return Elementwise{Op::ERF_T, false};
+    case BuiltinId::kErfcTensor:
+      return Elementwise{Op::ERFC_T, false};
     case BuiltinId::kSinTensor:
       return Elementwise{Op::SIN_T, false};
     case BuiltinId::kCosTensor:

@@ -245,6 +245,7 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kSinh:
     case UnaryOp::kCosh:
     case UnaryOp::kErf:
+    case UnaryOp::kErfc:
     case UnaryOp::kSin:
     case UnaryOp::kCos:
     case UnaryOp::kTan:
@@ -342,6 +343,9 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kErf:
       EmitErfF32(*this, dst, x);
+      return;
+    case UnaryOp::kErfc:
+      EmitErfcF32(*this, dst, x);
       return;
     case UnaryOp::kSin:
       EmitSinF32(*this, dst, x);

@@ -222,8 +222,9 @@ void EmitSignF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitExpm1F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitSinhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitCoshF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
-// kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32.
+// kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32, ErfcF32.
 void EmitErfF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitErfcF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // kernels/math_f32_trig.cc (vm/jit/math_f32_trig.cc): SinF32, CosF32, TanF32,
 // AtanF32, AsinF32, AcosF32.
 void EmitSinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);

@@ -289,6 +289,9 @@ void UnaryF32(UnaryOp op, int64_t count, const float* in, float* out) {
     case UnaryOp::kErf:
       ErfF32(in, out, n);
       return;
+    case UnaryOp::kErfc:
+      ErfcF32(in, out, n);
+      return;
     case UnaryOp::kSin:
       SinF32(in, out, n);
       return;

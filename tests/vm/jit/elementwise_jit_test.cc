@@ -45,7 +45,7 @@ constexpr UnaryOp kMath[] = {UnaryOp::kExp,   UnaryOp::kLog,   UnaryOp::kTanh,  
                              UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                              UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
                              UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
-                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos};
+                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements
@@ -239,16 +239,17 @@ TEST_P(ElementwiseJitTest, UnaryMatchesReferenceBitForBit) {
 // Inputs at the math functions' thresholds (clamps, overflow and underflow,
 // branch points, subnormal scaling) and their neighbours.
 std::vector<float> MathEdgeValues() {
-  const float centres[] = {
-      88.72283f, 88.7228394f, 89.0f, -87.33654f, -103.97208f, -104.0f, -103.5f, -102.0f, -126.0f,
-      -149.0f, 0.75f, -0.75f, 20.0f, -20.0f, 40.0f, 9.010913f, 0x1p-126f, 0x1p-127f, 0x1.6a09e6p-1f,
-      0x1.6a09e6p0f, 1.0f, 0.5f, 2.0f, 0.0f, 1e-7f, -1e-7f, 0x1p-24f, -0x1p-24f, 15.9424f,
-      -16.6355f, 0x1.62e430p-1f, 100.0f, -100.0f, 3.4e38f, -3.4e38f, 0x1p-149f,
-      // expm1, sinh, cosh, erf, the rounding functions
-      -30.0f, 44.3614f, 89.41599f, 90.0f, 0.3466f, 0.47f, 1.25f, 2.5f, 3.92f, 10.1f, 10.0546f,
-      0x1p23f, 0x1p22f, 2.5f, 0.49999997f,
-      // sin cos tan: quarter turns, the hardest reductions
-      0.7853982f, 1.5707964f, 3.1415927f, 0x1.f9cbe2p+7f, 0x1.2d97c8p+3f, 0x1.4ac55cp+21f};
+  const float centres[] = {88.72283f, 88.7228394f, 89.0f, -87.33654f, -103.97208f, -104.0f, -103.5f,
+                           -102.0f, -126.0f, -149.0f, 0.75f, -0.75f, 20.0f, -20.0f, 40.0f,
+                           9.010913f, 0x1p-126f, 0x1p-127f, 0x1.6a09e6p-1f, 0x1.6a09e6p0f, 1.0f,
+                           0.5f, 2.0f, 0.0f, 1e-7f, -1e-7f, 0x1p-24f, -0x1p-24f, 15.9424f,
+                           -16.6355f, 0x1.62e430p-1f, 100.0f, -100.0f, 3.4e38f, -3.4e38f, 0x1p-149f,
+                           // expm1, sinh, cosh, erf, the rounding functions
+                           -30.0f, 44.3614f, 89.41599f, 90.0f, 0.3466f, 0.47f, 1.25f, 2.5f, 3.92f,
+                           10.1f, 10.0546f, 0x1p23f, 0x1p22f, 2.5f, 0.49999997f,
+                           // sin cos tan: quarter turns, the hardest reductions
+                           0.7853982f, 1.5707964f, 3.1415927f, 0x1.f9cbe2p+7f, 0x1.2d97c8p+3f,
+                           0x1.4ac55cp+21f, 0.47f, 9.194f};
   std::vector<float> v;
   for (uint32_t b : kSpecial) v.push_back(FromBits(b));
   for (float c : centres) {

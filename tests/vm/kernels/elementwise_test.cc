@@ -594,6 +594,9 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kAcos:
           want[i] = AcosF32(x);
           break;
+        case UnaryOp::kErfc:
+          want[i] = ErfcF32(x);
+          break;
       }
     }
     EXPECT_EQ(Canonical(UnaryF32(op, in)), Canonical(want)) << Spelling(op);

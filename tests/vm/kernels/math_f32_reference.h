@@ -37,6 +37,7 @@ enum class Fn {
   kAtan,
   kAsin,
   kAcos,
+  kErfc,
 };
 
 // How f(-x) relates to f(x) (the sweeps check x < 0 bitwise by it) and
@@ -71,6 +72,7 @@ inline FnTraits TraitsOf(Fn fn) {
     case Fn::kAsin:
       return {Symmetry::kOdd, 1};
     case Fn::kAcos:
+    case Fn::kErfc:
       return {Symmetry::kNone, -1};
     case Fn::kCos:
       return {Symmetry::kEven, 0};
@@ -123,6 +125,8 @@ inline const char* FnName(Fn fn) {
       return "asin";
     case Fn::kAcos:
       return "acos";
+    case Fn::kErfc:
+      return "erfc";
   }
   return "?";
 }
@@ -171,6 +175,8 @@ inline float Eval(Fn fn, float x) {
       return AsinF32(x);
     case Fn::kAcos:
       return AcosF32(x);
+    case Fn::kErfc:
+      return ErfcF32(x);
   }
   return 0.0f;
 }
@@ -244,6 +250,8 @@ inline long double Reference(Fn fn, float x, float got, int newton_steps = 1) {
       return std::asin(xd);
     case Fn::kAcos:
       return std::acos(xd);
+    case Fn::kErfc:
+      return std::erfc(xd);
   }
   return 0.0L;
 }

@@ -41,7 +41,9 @@ std::vector<uint32_t> Sample() {
                             // sin cos tan: the f32 inputs nearest a multiple of pi/2 (the hardest
                             // reductions), pi/4, pi/2, pi.
                             0x1.f9cbe2p+7f, 0x1.2d97c8p+2f, 0x1.2d97c8p+3f, 0x1.4ac55cp+21f,
-                            0x1.9a48dep+15f, 0.7853982f, 1.5707964f, 3.1415927f};
+                            0x1.9a48dep+15f, 0.7853982f, 1.5707964f, 3.1415927f,
+                            // erfc: its branch points and the last nonzero results.
+                            0.47f, 10.0546f, 9.194f, 10.1f};
   for (float c : kCenters) {
     for (float s : {c, -c}) {
       for (int64_t d = -2000; d <= 2000; ++d) {
@@ -122,6 +124,7 @@ TEST(MathF32Test, TanWithin2Ulp) { CheckUlp(Fn::kTan); }
 TEST(MathF32Test, AtanWithin2Ulp) { CheckUlp(Fn::kAtan); }
 TEST(MathF32Test, AsinWithin2Ulp) { CheckUlp(Fn::kAsin); }
 TEST(MathF32Test, AcosWithin2Ulp) { CheckUlp(Fn::kAcos); }
+TEST(MathF32Test, ErfcWithin2Ulp) { CheckUlp(Fn::kErfc); }
 
 TEST(MathF32Test, MonotoneOnSample) {
   for (Fn fn : {Fn::kExp, Fn::kLog, Fn::kLog1p, Fn::kTanh, Fn::kErfinv, Fn::kFloor, Fn::kCeil,
@@ -263,6 +266,23 @@ TEST(MathF32Test, ErfSpecialValues) {
   EXPECT_LT(ErfF32(3.5f), 1.0f);
 }
 
+TEST(MathF32Test, ErfcSpecialValues) {
+  ExpectSame(ErfcF32(kNaN), kNaN, "erfc(nan)");
+  ExpectSame(ErfcF32(kInf), 0.0f, "erfc(inf)");
+  ExpectSame(ErfcF32(-kInf), 2.0f, "erfc(-inf)");
+  ExpectSame(ErfcF32(0.0f), 1.0f, "erfc(0)");
+  ExpectSame(ErfcF32(-0.0f), 1.0f, "erfc(-0)");
+  ExpectSame(ErfcF32(kMinSub), 1.0f, "erfc(min subnormal)");
+  ExpectSame(ErfcF32(-10.0f), 2.0f, "erfc(-10)");
+  ExpectSame(ErfcF32(11.0f), 0.0f, "erfc(11)");
+  // Underflow: subnormal results from 9.19 on, the last nonzero one near
+  // 10.0546.
+  EXPECT_EQ(std::fpclassify(ErfcF32(9.5f)), FP_SUBNORMAL);
+  EXPECT_EQ(std::fpclassify(ErfcF32(9.0f)), FP_NORMAL);
+  EXPECT_GT(ErfcF32(10.05f), 0.0f);
+  ExpectSame(ErfcF32(10.06f), 0.0f, "erfc(10.06)");
+}
+
 TEST(MathF32Test, TrigSpecialValues) {
   using Scalar = float (*)(float);
   for (Scalar fn : {Scalar{SinF32}, Scalar{CosF32}, Scalar{TanF32}}) {
@@ -344,7 +364,7 @@ TEST(MathF32Test, BatchFormsMatchScalar) {
       {RoundF32, RoundF32},     {TruncF32, TruncF32},   {SignF32, SignF32},   {Expm1F32, Expm1F32},
       {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32},     {SinF32, SinF32},
       {CosF32, CosF32},         {TanF32, TanF32},       {AtanF32, AtanF32},   {AsinF32, AsinF32},
-      {AcosF32, AcosF32}};
+      {AcosF32, AcosF32},       {ErfcF32, ErfcF32}};
   for (const auto& [batch, scalar] : kPairs) {
     batch(in.data(), out.data(), in.size());
     for (size_t i = 0; i < in.size(); ++i) {

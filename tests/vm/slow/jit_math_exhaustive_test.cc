@@ -131,6 +131,7 @@ TEST(JitMathExhaustiveTest, Tan) { CheckAll(UnaryOp::kTan); }
 TEST(JitMathExhaustiveTest, Atan) { CheckAll(UnaryOp::kAtan); }
 TEST(JitMathExhaustiveTest, Asin) { CheckAll(UnaryOp::kAsin); }
 TEST(JitMathExhaustiveTest, Acos) { CheckAll(UnaryOp::kAcos); }
+TEST(JitMathExhaustiveTest, Erfc) { CheckAll(UnaryOp::kErfc); }
 
 }  // namespace
 }  // namespace alea::vm::jit

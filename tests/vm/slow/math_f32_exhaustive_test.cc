@@ -168,6 +168,7 @@ TEST(MathF32ExhaustiveTest, Tan) { CheckAll(Fn::kTan); }
 TEST(MathF32ExhaustiveTest, Atan) { CheckAll(Fn::kAtan); }
 TEST(MathF32ExhaustiveTest, Asin) { CheckAll(Fn::kAsin); }
 TEST(MathF32ExhaustiveTest, Acos) { CheckAll(Fn::kAcos); }
+TEST(MathF32ExhaustiveTest, Erfc) { CheckAll(Fn::kErfc); }
 
 }  // namespace
 }  // namespace alea::vm::kernels
