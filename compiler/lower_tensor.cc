@@ -53,6 +53,17 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     ALEA_FORMS(Gt, GT_T)
     ALEA_FORMS(Ge, GE_T)
 #undef ALEA_FORMS
+    // The math functions of two take no Int with a tensor (builtins.def).
+#define ALEA_FLOAT_FORMS(Name, OP)                       \
+  case BuiltinId::k##Name##Tensor:                       \
+    return Elementwise{Op::OP, true, Scalar::kNone};     \
+  case BuiltinId::k##Name##TensorFloat:                  \
+    return Elementwise{Op::OP, true, Scalar::kRhsFloat}; \
+  case BuiltinId::k##Name##FloatTensor:                  \
+    return Elementwise{Op::OP, true, Scalar::kLhsFloat};
+    ALEA_FLOAT_FORMS(Atan2, ATAN2_T)
+    ALEA_FLOAT_FORMS(Hypot, HYPOT_T)
+#undef ALEA_FLOAT_FORMS
     // `max`/`min` of two take no Int with a tensor (builtins.def).
     case BuiltinId::kMaxTensor:
       return Elementwise{Op::MAX_T, true, Scalar::kNone};

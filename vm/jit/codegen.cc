@@ -221,6 +221,8 @@ bool VectorEmitter::SupportsBinary(BinaryOp op) {
     case BinaryOp::kDiv:
     case BinaryOp::kMax:
     case BinaryOp::kMin:
+    case BinaryOp::kAtan2:
+    case BinaryOp::kHypot:
       return true;
     default:
       return false;
@@ -283,6 +285,12 @@ void VectorEmitter::Binary(BinaryOp op, const x86::Vec& dst, const x86::Vec& a, 
       return;
     case BinaryOp::kMin:
       SelectRule(dst, a, b, x86::VCmpImm::kLE_OQ);
+      return;
+    case BinaryOp::kAtan2:
+      EmitAtan2F32(*this, dst, a, b);
+      return;
+    case BinaryOp::kHypot:
+      EmitHypotF32(*this, dst, a, b);
       return;
     default:
       return;  // not reached: callers check SupportsBinary

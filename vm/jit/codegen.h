@@ -112,7 +112,8 @@ class VectorEmitter {
   void Broadcast(const x86::Vec& dst, const x86::Mem& scalar);  // one f32 to every lane
 
   // Elementwise f32 operations, bitwise equal to the reference. dst may be
-  // one of the operands. Binary: + - * / max min (not comparisons).
+  // one of the operands. Binary: + - * / max min atan2 hypot (not
+  // comparisons).
   static bool SupportsBinary(kernels::BinaryOp op);
   static bool SupportsUnary(kernels::UnaryOp op);
   void Binary(kernels::BinaryOp op, const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
@@ -233,6 +234,9 @@ void EmitTanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitAtanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitAsinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitAcosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// Binary: Atan2F32(y, x) and HypotF32(x, y). dst may alias either operand.
+void EmitAtan2F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& y, const x86::Vec& x);
+void EmitHypotF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -1,4 +1,4 @@
-// sin, cos, tan, atan, asin and acos as vector code (codegen.h), bitwise equal to
+// sin, cos, tan, atan, asin, acos, atan2 and hypot as vector code (codegen.h), bitwise equal to
 // kernels/math_f32_trig.cc on both ISA paths, by the rules of
 // vm/jit/math_f32.cc: each step mirrors the reference line by line (vfmadd
 // where it calls std::fma, one instruction per other operation, a compare and
@@ -358,6 +358,158 @@ void EmitAcosF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Select(y, e.Compare(Cmp::kEQ_OQ, x, e.ConstF(-1.0f)), e.ConstF(kPiHi), y);
   e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
   e.Select(dst, e.IsNaN(x), x, y);
+}
+
+namespace {
+
+// BinaryNaN(a, b) into dst: IsNaN(a) ? a : b, with the quiet bit set.
+void BinaryNaN(VectorEmitter& e, const Vec& dst, const Vec& a, const Vec& b) {
+  e.Select(dst, e.IsNaN(a), a, b);
+  e.OrBits(dst, dst, e.Const(0x00400000u));
+}
+
+}  // namespace
+
+void EmitAtan2F32(VectorEmitter& e, const Vec& dst, const Vec& y, const Vec& x) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Vec ay = e.NewVec();
+  e.AndBits(ay, y, e.Const(kAbsMask));
+  Vec ax = e.NewVec();
+  e.AndBits(ax, x, e.Const(kAbsMask));
+  // any_inf: infinities -> 1, finite values -> 0
+  const Mask ax_inf = e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf));
+  const Mask ay_inf = e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf));
+  const Mask any_inf = e.Or(ax_inf, ay_inf);
+  Vec one = e.ConstReg(Bits(1.0f));
+  Vec zero = e.ConstReg(0);
+  Vec mapped = e.NewVec();
+  e.Select(mapped, ax_inf, one, zero);
+  e.Select(ax, any_inf, mapped, ax);
+  e.Select(mapped, ay_inf, one, zero);
+  e.Select(ay, any_inf, mapped, ay);
+  // two zeros: ax = 1
+  e.Select(
+      ax,
+      e.And(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(0.0f))),
+      one, ax);
+  // tiny: both scaled by 2^64
+  const Mask tiny = e.And(e.Compare(Cmp::kLT_OQ, ax, e.ConstF(0x1p-64f)),
+                          e.Compare(Cmp::kLT_OQ, ay, e.ConstF(0x1p-64f)));
+  Vec scaled = e.NewVec();
+  e.Mul(scaled, ax, e.ConstF(0x1p64f));
+  e.Select(ax, tiny, scaled, ax);
+  e.Mul(scaled, ay, e.ConstF(0x1p64f));
+  e.Select(ay, tiny, scaled, ay);
+  // swap = ay >= ax; n, d; t = n / d; tl = fma(-t, d, n) / d
+  const Mask swap = e.Compare(Cmp::kGE_OQ, ay, ax);
+  Vec n = e.NewVec();
+  e.Select(n, swap, ax, ay);
+  Vec d = e.NewVec();
+  e.Select(d, swap, ay, ax);
+  Vec t = e.NewVec();
+  e.Div(t, n, d);
+  Vec tl = e.NewVec();
+  e.Fnma(tl, t, d, n);
+  e.Div(tl, tl, d);
+  Vec corr = e.NewVec();
+  AtanCorrection(e, corr, t, tl);
+  // neg_x: x's sign bit, as a mask (x | 1.0 < 0)
+  Vec sx = e.NewVec();
+  e.AndBits(sx, x, e.Const(kSignBit));
+  e.OrBits(sx, sx, e.Const(Bits(1.0f)));
+  const Mask neg_x = e.Compare(Cmp::kLT_OQ, sx, e.ConstF(0.0f));
+  // c = neg_x ? (swap ? pi/2 : pi) : (swap ? pi/2 : 0), hi and lo
+  Vec c_hi = e.NewVec();
+  Vec c_lo = e.NewVec();
+  Vec alt = e.NewVec();
+  e.Select(c_hi, swap, e.ConstF(kPio2Hi), zero);
+  e.Select(alt, swap, e.ConstF(kPio2Hi), e.ConstReg(Bits(kPiHi)));
+  e.Select(c_hi, neg_x, alt, c_hi);
+  e.Select(c_lo, swap, e.ConstF(kPio2Lo), zero);
+  e.Select(alt, swap, e.ConstF(kPio2Lo), e.ConstReg(Bits(kPiLo)));
+  e.Select(c_lo, neg_x, alt, c_lo);
+  // flip = neg_x != swap ? 0 : sign bit: sx's sign xor (swap ? sign : 0), inverted
+  Vec flip = e.NewVec();
+  e.Select(flip, swap, e.Const(kSignBit), zero);
+  e.XorBits(flip, flip, sx);
+  e.AndBits(flip, flip, e.Const(kSignBit));
+  e.XorBits(flip, flip, e.Const(kSignBit));
+  e.XorBits(t, t, flip);
+  e.XorBits(corr, corr, flip);
+  Vec r = e.NewVec();
+  SubFromConstant(e, r, c_hi, c_lo, t, corr);
+  CopySign(e, r, y);
+  Vec nan = e.NewVec();
+  BinaryNaN(e, nan, y, x);
+  e.Select(dst, e.Or(e.IsNaN(y), e.IsNaN(x)), nan, r);
+}
+
+void EmitHypotF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Vec ax = e.NewVec();
+  e.AndBits(ax, x, e.Const(kAbsMask));
+  Vec ay = e.NewVec();
+  e.AndBits(ay, y, e.Const(kAbsMask));
+  // big = ax >= ay ? ax : ay; small = ax >= ay ? ay : ax
+  const Mask x_big = e.Compare(Cmp::kGE_OQ, ax, ay);
+  Vec big = e.NewVec();
+  e.Select(big, x_big, ax, ay);
+  Vec small = e.NewVec();
+  e.Select(small, x_big, ay, ax);
+  // eb = Bits(big) & exponent; s = 0x7f000000 - eb; back = eb; the clamps
+  Vec back = e.NewVec();
+  e.AndBits(back, big, e.Const(0x7f800000u));
+  Vec s = e.ConstReg(0x7f000000u);
+  e.SubI32(s, s, back);
+  const Mask low = e.Compare(Cmp::kLT_OQ, big, e.ConstF(0x1p-126f));
+  e.Select(s, low, e.ConstF(0x1p126f), s);
+  e.Select(back, low, e.ConstF(0x1p-126f), back);
+  const Mask high = e.Compare(Cmp::kGE_OQ, big, e.ConstF(0x1p127f));
+  e.Select(s, high, e.ConstF(0x1p-126f), s);
+  e.Select(back, high, e.ConstF(0x1p126f), back);
+  // bs, ss; h = bs * bs, hl = fma(bs, bs, -h); l, ll likewise
+  Vec bs = e.NewVec();
+  e.Mul(bs, big, s);
+  Vec ss = e.NewVec();
+  e.Mul(ss, small, s);
+  Vec h = e.NewVec();
+  e.Mul(h, bs, bs);
+  Vec hl = e.NewVec();
+  e.XorBits(hl, h, e.Const(kSignBit));
+  e.Fma(hl, bs, bs, hl);
+  Vec l = e.NewVec();
+  e.Mul(l, ss, ss);
+  Vec ll = e.NewVec();
+  e.XorBits(ll, l, e.Const(kSignBit));
+  e.Fma(ll, ss, ss, ll);
+  // sum = h + l; sum_lo = (l - (sum - h)) + (hl + ll)
+  Vec sum = e.NewVec();
+  e.Add(sum, h, l);
+  Vec sum_lo = e.NewVec();
+  e.Sub(sum_lo, sum, h);
+  e.Sub(sum_lo, l, sum_lo);
+  e.Add(hl, hl, ll);
+  e.Add(sum_lo, sum_lo, hl);
+  // q = sqrt(sum); corr = (fma(-q, q, sum) + sum_lo) / (q + q); r = (q + corr) * back
+  Vec q = e.NewVec();
+  e.cc().vsqrtps(q, sum);
+  Vec corr = e.NewVec();
+  e.Fnma(corr, q, q, sum);
+  e.Add(corr, corr, sum_lo);
+  Vec q2 = e.NewVec();
+  e.Add(q2, q, q);
+  e.Div(corr, corr, q2);
+  Vec r = e.NewVec();
+  e.Add(r, q, corr);
+  e.Mul(r, r, back);
+  e.Select(r, e.Compare(Cmp::kEQ_OQ, big, e.ConstF(0.0f)), e.ConstF(0.0f), r);
+  Vec nan = e.NewVec();
+  BinaryNaN(e, nan, x, y);
+  e.Select(r, e.Or(e.IsNaN(x), e.IsNaN(y)), nan, r);
+  e.Select(
+      dst,
+      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf)), e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf))),
+      e.ConstF(inf), r);
 }
 
 }  // namespace alea::vm::jit::codegen

@@ -1,4 +1,5 @@
-// Alea's f32 sin, cos, tan, atan, asin and acos: see math_f32.h. The rules of math_f32.cc apply
+// Alea's f32 sin, cos, tan, atan, asin, acos, atan2 and hypot: see
+// math_f32.h. The rules of math_f32.cc apply
 // (selects between values that are all computed, std::fma exactly where the
 // JIT's vm/jit/math_f32_trig.cc issues vfmadd, a fixed operation order).
 //
@@ -264,6 +265,90 @@ float AcosF32(float x) {
   y = x == -1.0f ? kPiHi : y;
   y = a > 1.0f ? kNaN : y;
   return IsNaN(x) ? x : y;
+}
+
+namespace {
+
+// The NaN result of a binary function: a's if a is NaN, else b's, quieted
+// (the rule of `+` in elementwise_ops.def).
+float BinaryNaN(float a, float b) {
+  float n = IsNaN(a) ? a : b;
+  return FromBits(Bits(n) | 0x00400000u);
+}
+
+}  // namespace
+
+// atan2(y, x) on ay = |y|, ax = |x| (y's sign restored at the end), as C's
+// atan2f (C99 Annex F) for zeros and infinities:
+//   infinities become 1 and finite values 0 when either is infinite (both:
+//   pi/4 or 3pi/4; one: pi/2, 0 or pi), and two zeros become ax = 1, ay = 0
+//   (0 or pi by x's sign bit); both below 2^-64 are scaled by 2^64 (exact),
+//   so the division's remainder below is exact;
+//   swap = ay >= ax; t = min / max (t <= 1) with tl = fma(-t, max, min) / max
+//   its rounding error; corr = AtanCorrection(t, tl);
+//   the angle is c - sgn (t + corr) with (c, sgn) = (0, -1), (pi/2, +1),
+//   (pi, +1), (pi/2, -1) for (x >= 0, !swap), (x >= 0, swap), (x < 0, !swap),
+//   (x < 0, swap) (x < 0: its sign bit), by SubFromConstant.
+// Measured max error over 16 million random and structured pairs: see
+// math_f32.h.
+float Atan2F32(float y, float x) {
+  float ay = Abs(y);
+  float ax = Abs(x);
+  bool any_inf = ax == kInf || ay == kInf;
+  ax = any_inf ? (ax == kInf ? 1.0f : 0.0f) : ax;
+  ay = any_inf ? (ay == kInf ? 1.0f : 0.0f) : ay;
+  ax = ax == 0.0f && ay == 0.0f ? 1.0f : ax;
+  bool tiny = ax < 0x1p-64f && ay < 0x1p-64f;
+  ax = tiny ? ax * 0x1p64f : ax;
+  ay = tiny ? ay * 0x1p64f : ay;
+  bool swap = ay >= ax;
+  float n = swap ? ax : ay;
+  float d = swap ? ay : ax;
+  float t = n / d;
+  float tl = std::fma(-t, d, n) / d;
+  float corr = AtanCorrection(t, tl);
+  bool neg_x = (Bits(x) & 0x80000000u) != 0;
+  float c_hi = neg_x ? (swap ? kPio2Hi : kPiHi) : (swap ? kPio2Hi : 0.0f);
+  float c_lo = neg_x ? (swap ? kPio2Lo : kPiLo) : (swap ? kPio2Lo : 0.0f);
+  uint32_t flip = neg_x != swap ? 0u : 0x80000000u;
+  float r = SubFromConstant(c_hi, c_lo, FromBits(Bits(t) ^ flip), FromBits(Bits(corr) ^ flip));
+  r = WithSign(r, y);
+  return IsNaN(y) || IsNaN(x) ? BinaryNaN(y, x) : r;
+}
+
+// hypot(x, y) = sqrt(x^2 + y^2) without overflow or underflow on the way:
+// big = max(|x|, |y|), small = the other, both scaled by s = 2^-e, e =
+// big's exponent clamped to [-126, 126] (exact); bs^2 + ss^2 = S + Sl to
+// about 2^-46 (each square exact as a + fma error, S = h + l by Fast2Sum);
+// q = sqrt(S) corrected once by (fma(-q, q, S) + Sl) / (2 q), then scaled
+// back by 2^e (exact, or the overflow to inf). An infinity gives +inf even
+// with a NaN (C99 Annex F); else a NaN gives NaN.
+float HypotF32(float x, float y) {
+  float ax = Abs(x);
+  float ay = Abs(y);
+  float big = ax >= ay ? ax : ay;
+  float small = ax >= ay ? ay : ax;
+  uint32_t eb = Bits(big) & 0x7f800000u;
+  float s = FromBits(0x7f000000u - eb);
+  float back = FromBits(eb);
+  s = big < 0x1p-126f ? 0x1p126f : s;
+  back = big < 0x1p-126f ? 0x1p-126f : back;
+  s = big >= 0x1p127f ? 0x1p-126f : s;
+  back = big >= 0x1p127f ? 0x1p126f : back;
+  float bs = big * s;
+  float ss = small * s;
+  float h = bs * bs;
+  float hl = std::fma(bs, bs, -h);
+  float l = ss * ss;
+  float ll = std::fma(ss, ss, -l);
+  float sum = h + l;
+  float sum_lo = (l - (sum - h)) + (hl + ll);
+  float q = std::sqrt(sum);
+  float corr = (std::fma(-q, q, sum) + sum_lo) / (q + q);
+  float r = (q + corr) * back;
+  r = big == 0.0f ? 0.0f : r;
+  r = IsNaN(x) || IsNaN(y) ? BinaryNaN(x, y) : r;
+  return ax == kInf || ay == kInf ? kInf : r;
 }
 
 #define ALEA_MATH_F32_BATCH(F)                        \

@@ -93,6 +93,51 @@ TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
   }
 }
 
+// The binary math functions in fused programs: f(op(a), b) and
+// f(b, op(a) * b) for f in atan2 hypot, with special values among the inputs.
+TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
+  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
+  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
+  std::mt19937 rng(78);
+  const int64_t n = 1003;
+  const std::vector<float> a = Inputs(rng, n, 6.0f);
+  const std::vector<float> b = Inputs(rng, n, 3.0f);
+  for (BinaryOp f : {BinaryOp::kAtan2, BinaryOp::kHypot}) {
+    for (UnaryOp op : {UnaryOp::kSin, UnaryOp::kExp, UnaryOp::kErfc}) {
+      FusedProgram p;
+      p.leaves.resize(2);
+      // n2 = op(a); n3 = f(n2, b); n4 = n2 * b; n5 = f(b, n4); n6 = n3 + n5
+      p.nodes = {Un(op, 0), Bin(f, 2, 1), Bin(BinaryOp::kMul, 2, 1), Bin(f, 1, 4),
+                 Bin(BinaryOp::kAdd, 3, 5)};
+      FusedF32Fn fn = jit_.FusedF32(p, 0, GetParam());
+      const std::string what =
+          absl::StrCat(kernels::Spelling(f), " of ", kernels::Spelling(op), " ", Name(GetParam()));
+      ASSERT_NE(fn, nullptr) << what;
+      std::vector<float> t(n), u(n), v(n), w(n), want(n);
+      kernels::Unary(op, DType::kF32, n, a.data(), t.data());
+      const int64_t shape[] = {n};
+      const int64_t stride[] = {1};
+      const auto strided = [&](const std::vector<float>& x) {
+        return kernels::Strided{x.data(), stride};
+      };
+      kernels::Binary(f, DType::kF32, shape, strided(t), strided(b), u.data());
+      kernels::Binary(BinaryOp::kMul, DType::kF32, shape, strided(t), strided(b), v.data());
+      kernels::Binary(f, DType::kF32, shape, strided(b), strided(v), w.data());
+      kernels::Binary(BinaryOp::kAdd, DType::kF32, shape, strided(u), strided(w), want.data());
+      std::vector<float> got(n);
+      const float* inputs[] = {a.data(), b.data()};
+      fn(inputs, got.data(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        if (want[i] != want[i]) {
+          EXPECT_NE(got[i], got[i]) << what << " at " << i;
+        } else {
+          EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
+        }
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isas, MathOpsJitTest, kBothIsas, IsaParamName);
 
 }  // namespace

@@ -95,6 +95,10 @@ T SpecArith(BinaryOp op, T a, T b) {
         return (a >= b || std::isnan(a)) ? a : b;
       case BinaryOp::kMin:
         return (a <= b || std::isnan(a)) ? a : b;
+      case BinaryOp::kAtan2:
+        return Atan2F32(a, b);
+      case BinaryOp::kHypot:
+        return HypotF32(a, b);
       default:
         break;
     }
@@ -206,6 +210,7 @@ template <typename T>
 void CheckBinaryCases(DType dtype) {
   std::mt19937 rng(1234);
   for (BinaryOp op : kAllBinary) {
+    if (IsF32Only(op) && dtype != DType::kF32) continue;
     for (const Case& c : kCases) {
       SCOPED_TRACE(absl::StrCat(Spelling(op), " case of rank ", c.shape.size(), " with ",
                                 Count(c.shape), " elements"));
