@@ -63,6 +63,7 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     return Elementwise{Op::OP, true, Scalar::kLhsFloat};
     ALEA_FLOAT_FORMS(Atan2, ATAN2_T)
     ALEA_FLOAT_FORMS(Hypot, HYPOT_T)
+    ALEA_FLOAT_FORMS(Pow, POW_T)
 #undef ALEA_FLOAT_FORMS
     // `max`/`min` of two take no Int with a tensor (builtins.def).
     case BuiltinId::kMaxTensor:

@@ -223,6 +223,7 @@ bool VectorEmitter::SupportsBinary(BinaryOp op) {
     case BinaryOp::kMin:
     case BinaryOp::kAtan2:
     case BinaryOp::kHypot:
+    case BinaryOp::kPow:
       return true;
     default:
       return false;
@@ -291,6 +292,9 @@ void VectorEmitter::Binary(BinaryOp op, const x86::Vec& dst, const x86::Vec& a, 
       return;
     case BinaryOp::kHypot:
       EmitHypotF32(*this, dst, a, b);
+      return;
+    case BinaryOp::kPow:
+      EmitPowF32(*this, dst, a, b);
       return;
     default:
       return;  // not reached: callers check SupportsBinary

@@ -112,7 +112,7 @@ class VectorEmitter {
   void Broadcast(const x86::Vec& dst, const x86::Mem& scalar);  // one f32 to every lane
 
   // Elementwise f32 operations, bitwise equal to the reference. dst may be
-  // one of the operands. Binary: + - * / max min atan2 hypot (not
+  // one of the operands. Binary: + - * / max min atan2 hypot pow (not
   // comparisons).
   static bool SupportsBinary(kernels::BinaryOp op);
   static bool SupportsUnary(kernels::UnaryOp op);
@@ -237,6 +237,8 @@ void EmitAcosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // Binary: Atan2F32(y, x) and HypotF32(x, y). dst may alias either operand.
 void EmitAtan2F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& y, const x86::Vec& x);
 void EmitHypotF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
+// kernels/math_f32_pow.cc (vm/jit/math_f32_pow.cc): PowF32(x, y).
+void EmitPowF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -38,49 +38,6 @@ void ErfSmall(VectorEmitter& e, const Vec& dst, const Vec& a) {
   e.Fma(dst, a, e.ConstF(0x1.20dd76p+0f), r);
 }
 
-// ExpSplit(x, lo, &eh, &el, &s1, &s2) into eh, el, s1, s2.
-void ExpSplit(VectorEmitter& e, const Vec& x, const Vec& lo, const Vec& eh, const Vec& el,
-              const Vec& s1, const Vec& s2) {
-  Vec biased = e.NewVec();
-  e.Mul(biased, x, e.ConstF(kLog2e));
-  e.Add(biased, biased, e.ConstF(kRoundMagic));
-  Vec kf = e.NewVec();
-  e.Sub(kf, biased, e.ConstF(kRoundMagic));
-  // rh = fma(kf, -kLn2Hi, x); rl = fma(kf, -kLn2Lo, lo)
-  Vec rh = e.NewVec();
-  e.Fma(rh, kf, e.ConstF(-kLn2Hi), x);
-  Vec rl = e.NewVec();
-  e.Fma(rl, kf, e.ConstF(-kLn2Lo), lo);
-  // q = Horner(rh) from 1/8! down to 1/2
-  Vec q = e.ConstReg(Bits(0x1.a01a02p-16f));
-  for (float c : {0x1.a01a02p-13f, 0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f,
-                  0x1.0p-1f}) {
-    e.Fma(q, q, rh, e.ConstF(c));
-  }
-  // c1 = fma(rh * rh, q, rl); corr = fma(rl, rh + c1, c1)
-  Vec c1 = e.NewVec();
-  e.Mul(c1, rh, rh);
-  e.Fma(c1, c1, q, rl);
-  Vec corr = e.NewVec();
-  e.Add(corr, rh, c1);
-  e.Fma(corr, rl, corr, c1);
-  // eh = 1 + rh; el = ((1 - eh) + rh) + corr
-  e.Add(eh, rh, e.ConstF(1.0f));
-  Vec one = e.ConstReg(Bits(1.0f));
-  e.Sub(el, one, eh);
-  e.Add(el, el, rh);
-  e.Add(el, el, corr);
-  // k = Bits(biased) - Bits(kRoundMagic); k1 = k >> 1; k2 = k - k1
-  Vec k = e.NewVec();
-  e.SubI32(k, biased, e.Const(Bits(kRoundMagic)));
-  e.ShiftRightArithmeticI32(s1, k, 1);
-  e.SubI32(s2, k, s1);
-  e.AddI32(s1, s1, e.Const(127));
-  e.ShiftLeftI32(s1, s1, 23);
-  e.AddI32(s2, s2, e.Const(127));
-  e.ShiftLeftI32(s2, s2, 23);
-}
-
 // ErfcTail(a) into dst.
 void ErfcTail(VectorEmitter& e, const Vec& dst, const Vec& a) {
   // c = a < 10.1 ? a : 10.1; zh = c * c; zl = fma(c, c, -zh)
@@ -167,6 +124,48 @@ void ErfcTail(VectorEmitter& e, const Vec& dst, const Vec& a) {
 }
 
 }  // namespace
+
+void ExpSplit(VectorEmitter& e, const Vec& x, const Vec& lo, const Vec& eh, const Vec& el,
+              const Vec& s1, const Vec& s2) {
+  Vec biased = e.NewVec();
+  e.Mul(biased, x, e.ConstF(kLog2e));
+  e.Add(biased, biased, e.ConstF(kRoundMagic));
+  Vec kf = e.NewVec();
+  e.Sub(kf, biased, e.ConstF(kRoundMagic));
+  // rh = fma(kf, -kLn2Hi, x); rl = fma(kf, -kLn2Lo, lo)
+  Vec rh = e.NewVec();
+  e.Fma(rh, kf, e.ConstF(-kLn2Hi), x);
+  Vec rl = e.NewVec();
+  e.Fma(rl, kf, e.ConstF(-kLn2Lo), lo);
+  // q = Horner(rh) from 1/8! down to 1/2
+  Vec q = e.ConstReg(Bits(0x1.a01a02p-16f));
+  for (float c : {0x1.a01a02p-13f, 0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f,
+                  0x1.0p-1f}) {
+    e.Fma(q, q, rh, e.ConstF(c));
+  }
+  // c1 = fma(rh * rh, q, rl); corr = fma(rl, rh + c1, c1)
+  Vec c1 = e.NewVec();
+  e.Mul(c1, rh, rh);
+  e.Fma(c1, c1, q, rl);
+  Vec corr = e.NewVec();
+  e.Add(corr, rh, c1);
+  e.Fma(corr, rl, corr, c1);
+  // eh = 1 + rh; el = ((1 - eh) + rh) + corr
+  e.Add(eh, rh, e.ConstF(1.0f));
+  Vec one = e.ConstReg(Bits(1.0f));
+  e.Sub(el, one, eh);
+  e.Add(el, el, rh);
+  e.Add(el, el, corr);
+  // k = Bits(biased) - Bits(kRoundMagic); k1 = k >> 1; k2 = k - k1
+  Vec k = e.NewVec();
+  e.SubI32(k, biased, e.Const(Bits(kRoundMagic)));
+  e.ShiftRightArithmeticI32(s1, k, 1);
+  e.SubI32(s2, k, s1);
+  e.AddI32(s1, s1, e.Const(127));
+  e.ShiftLeftI32(s1, s1, 23);
+  e.AddI32(s2, s2, e.Const(127));
+  e.ShiftLeftI32(s2, s2, 23);
+}
 
 void EmitErfF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   // a = Abs(x); small = ErfSmall(a); large = 1 - ErfcTail(a)

@@ -101,7 +101,9 @@ constexpr bool IsComparisonOp(BinaryOp op) {
   }
 }
 
-constexpr bool IsF32OnlyOp(BinaryOp op) { return op == BinaryOp::kAtan2 || op == BinaryOp::kHypot; }
+constexpr bool IsF32OnlyOp(BinaryOp op) {
+  return op == BinaryOp::kAtan2 || op == BinaryOp::kHypot || op == BinaryOp::kPow;
+}
 
 // i32 arithmetic wraps, so it is done on the unsigned representation (C++20
 // converts back modulo 2^32); signed overflow never happens.
@@ -134,6 +136,8 @@ inline auto Apply(T a, T b) {
     return Atan2F32(a, b);
   } else if constexpr (kOp == BinaryOp::kHypot) {
     return HypotF32(a, b);
+  } else if constexpr (kOp == BinaryOp::kPow) {
+    return PowF32(a, b);
   } else if constexpr (kOp == BinaryOp::kMax) {
     if constexpr (std::is_same_v<T, float>) {
       return (a >= b || std::isnan(a)) ? a : b;

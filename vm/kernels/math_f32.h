@@ -1,7 +1,7 @@
 // Alea's own f32 math functions: exp, log, log1p, tanh, sigmoid, erfinv
 // (math_f32.cc); floor, ceil, round, trunc, sign, expm1, sinh, cosh
 // (math_f32_basic.cc); erf, erfc (math_f32_special.cc); sin, cos, tan, atan,
-// asin, acos, atan2, hypot (math_f32_trig.cc).
+// asin, acos, atan2, hypot (math_f32_trig.cc); pow (math_f32_pow.cc).
 //
 // Tensor math must give the same bits in the portable reference kernels and in
 // the JIT's AVX2+FMA / AVX-512 kernels, so these functions never call libm's
@@ -33,7 +33,8 @@
 // ulp, cos 0.98, tan 1.60. atan 1.23 ulp (every input), asin 0.62 and acos
 // 0.60 (every third input). Over 4 million random and structured pairs
 // (tests/vm/kernels/math_f32_binary_test.cc; 20 million in development):
-// atan2 1.17 ulp, hypot 0.75.
+// atan2 1.17 ulp, hypot 0.75, pow 0.75 (pow also over bases near 1 with
+// exponents up to 256, its hardest range).
 #ifndef ALEA_VM_KERNELS_MATH_F32_H_
 #define ALEA_VM_KERNELS_MATH_F32_H_
 
@@ -84,6 +85,10 @@ float AcosF32(float x);
 // first NaN operand, quieted (the rule of `+`).
 float Atan2F32(float y, float x);
 float HypotF32(float x, float y);
+// math_f32_pow.cc. x to the power y, as C's powf for every special case
+// (pow(x, +-0) = 1 and pow(1, y) = 1 even for NaN; a negative finite x with
+// a finite non-integer y is NaN; an odd integer y keeps x's sign).
+float PowF32(float x, float y);
 
 // Batch forms for the reference kernels: out[i] = F(in[i]) for i < n. `in`
 // and `out` may be the same array.

@@ -30,8 +30,9 @@ using namespace jit::testing_values;  // NOLINT: the shared test values
 using kernels::BinaryOp;
 using kernels::UnaryOp;
 
-constexpr BinaryOp kArith[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,   BinaryOp::kDiv,
-                               BinaryOp::kMax, BinaryOp::kMin, BinaryOp::kAtan2, BinaryOp::kHypot};
+constexpr BinaryOp kArith[] = {BinaryOp::kAdd,   BinaryOp::kSub,   BinaryOp::kMul,
+                               BinaryOp::kDiv,   BinaryOp::kMax,   BinaryOp::kMin,
+                               BinaryOp::kAtan2, BinaryOp::kHypot, BinaryOp::kPow};
 constexpr BinaryOp kCompares[] = {BinaryOp::kEq, BinaryOp::kNe, BinaryOp::kLt,
                                   BinaryOp::kLe, BinaryOp::kGt, BinaryOp::kGe};
 constexpr UnaryOp kUnaries[] = {

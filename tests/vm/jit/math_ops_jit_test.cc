@@ -94,7 +94,7 @@ TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
 }
 
 // The binary math functions in fused programs: f(op(a), b) and
-// f(b, op(a) * b) for f in atan2 hypot, with special values among the inputs.
+// f(b, op(a) * b) for f in atan2 hypot pow, with special values among the inputs.
 TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
   if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
   if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
@@ -102,7 +102,7 @@ TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
   const int64_t n = 1003;
   const std::vector<float> a = Inputs(rng, n, 6.0f);
   const std::vector<float> b = Inputs(rng, n, 3.0f);
-  for (BinaryOp f : {BinaryOp::kAtan2, BinaryOp::kHypot}) {
+  for (BinaryOp f : {BinaryOp::kAtan2, BinaryOp::kHypot, BinaryOp::kPow}) {
     for (UnaryOp op : {UnaryOp::kSin, UnaryOp::kExp, UnaryOp::kErfc}) {
       FusedProgram p;
       p.leaves.resize(2);
@@ -134,6 +134,54 @@ TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
           EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
         }
       }
+    }
+  }
+}
+
+// The binary math kernels bit for bit against the reference over a million
+// pairs: random bit patterns, adjacent patterns, bases near 1 with large
+// exponents, negative bases with integer exponents, and every layout.
+TEST_P(MathOpsJitTest, BinaryMathDenseMatchesReference) {
+  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
+  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
+  std::mt19937_64 rng(79);
+  const int64_t n = 1 << 20;
+  std::vector<float> a(n), b(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    a[i] = FromBits(static_cast<uint32_t>(r));
+    b[i] = FromBits(static_cast<uint32_t>(r >> 32));
+    if (i % 4 == 1) b[i] = FromBits(Bits(a[i]) + static_cast<uint32_t>((r >> 32) % 64) - 32u);
+    if (i % 4 == 2) {
+      a[i] = 1.0f + static_cast<float>(static_cast<int32_t>(r) >> 8) * 0x1p-30f;
+      b[i] = static_cast<float>(static_cast<int32_t>(r >> 32)) * 0x1p-20f;
+    }
+    if (i % 4 == 3) {
+      a[i] = -static_cast<float>(r % 1000) * 0.01f;
+      b[i] = static_cast<float>(static_cast<int32_t>((r >> 32) % 41) - 20);
+    }
+  }
+  for (BinaryOp f : {BinaryOp::kAtan2, BinaryOp::kHypot, BinaryOp::kPow}) {
+    for (Layout layout : {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector}) {
+      BinaryF32Fn fn = jit_.BinaryF32(f, layout, GetParam());
+      ASSERT_NE(fn, nullptr);
+      const int64_t shape[] = {n};
+      const int64_t one[] = {1};
+      const int64_t zero[] = {0};
+      const bool a_scalar = layout == Layout::kScalarVector;
+      const bool b_scalar = layout == Layout::kVectorScalar;
+      std::vector<float> want(n), got(n);
+      kernels::Binary(f, DType::kF32, shape, kernels::Strided{a.data(), a_scalar ? zero : one},
+                      kernels::Strided{b.data(), b_scalar ? zero : one}, want.data());
+      fn(a.data(), b.data(), got.data(), n);
+      int64_t mismatches = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (Bits(got[i]) != Bits(want[i]) && ++mismatches <= 3) {
+          ADD_FAILURE() << kernels::Spelling(f) << " " << Name(GetParam()) << " at " << i
+                        << ": a=" << a[a_scalar ? 0 : i] << " b=" << b[b_scalar ? 0 : i];
+        }
+      }
+      EXPECT_EQ(mismatches, 0) << kernels::Spelling(f);
     }
   }
 }

@@ -99,6 +99,8 @@ T SpecArith(BinaryOp op, T a, T b) {
         return Atan2F32(a, b);
       case BinaryOp::kHypot:
         return HypotF32(a, b);
+      case BinaryOp::kPow:
+        return PowF32(a, b);
       default:
         break;
     }
