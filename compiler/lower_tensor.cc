@@ -54,6 +54,18 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     ALEA_FORMS(Gt, GT_T)
     ALEA_FORMS(Ge, GE_T)
 #undef ALEA_FORMS
+    // The math functions of two take no Int with a tensor (builtins.def).
+#define ALEA_FLOAT_FORMS(Name, OP)                       \
+  case BuiltinId::k##Name##Tensor:                       \
+    return Elementwise{Op::OP, true, Scalar::kNone};     \
+  case BuiltinId::k##Name##TensorFloat:                  \
+    return Elementwise{Op::OP, true, Scalar::kRhsFloat}; \
+  case BuiltinId::k##Name##FloatTensor:                  \
+    return Elementwise{Op::OP, true, Scalar::kLhsFloat};
+    ALEA_FLOAT_FORMS(Atan2, ATAN2_T)
+    ALEA_FLOAT_FORMS(Hypot, HYPOT_T)
+    ALEA_FLOAT_FORMS(Pow, POW_T)
+#undef ALEA_FLOAT_FORMS
     // `max`/`min` of two take no Int with a tensor (builtins.def).
     case BuiltinId::kMaxTensor:
       return Elementwise{Op::MAX_T, true, Scalar::kNone};
@@ -94,6 +106,20 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::COSH_T, false};
     case BuiltinId::kErfTensor:
       return Elementwise{Op::ERF_T, false};
+    case BuiltinId::kErfcTensor:
+      return Elementwise{Op::ERFC_T, false};
+    case BuiltinId::kSinTensor:
+      return Elementwise{Op::SIN_T, false};
+    case BuiltinId::kCosTensor:
+      return Elementwise{Op::COS_T, false};
+    case BuiltinId::kTanTensor:
+      return Elementwise{Op::TAN_T, false};
+    case BuiltinId::kAtanTensor:
+      return Elementwise{Op::ATAN_T, false};
+    case BuiltinId::kAsinTensor:
+      return Elementwise{Op::ASIN_T, false};
+    case BuiltinId::kAcosTensor:
+      return Elementwise{Op::ACOS_T, false};
     case BuiltinId::kLogTensor:
       return Elementwise{Op::LOG_T, false};
     case BuiltinId::kTanh:

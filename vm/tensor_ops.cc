@@ -113,6 +113,7 @@ class OwnedOperands {
 // Checked here rather than trusted: a malformed module must get an error, not
 // a kernel's assertion or an uninitialized result.
 bool BinarySupports(kernels::BinaryOp op, DType dtype) {
+  if (kernels::IsF32Only(op)) return dtype == DType::kF32;
   return dtype != DType::kBool || kernels::IsComparison(op);
 }
 
@@ -193,6 +194,12 @@ bool IsCheap(kernels::UnaryOp op) {
   }
 }
 
+// The smallest range worth a thread for a binary op: the math functions
+// (atan2...) cost like the unary ones.
+int64_t MinRange(kernels::BinaryOp op) {
+  return kernels::IsF32Only(op) ? kMinMathElements : kMinCheapElements;
+}
+
 // Where each operand of an elementwise op over n output elements comes from:
 // one element per output (kVector) or one element for all (kScalar).
 // kOther: a general broadcast (the reference's strided walk, not split).
@@ -243,7 +250,7 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
     jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, MinRange(op), [&](int, int64_t begin, int64_t end) {
       fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
          reinterpret_cast<float*>(o + begin * out_bytes), end - begin);
     });
@@ -258,7 +265,7 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
                     const Object* b, Object* out, kernels::KernelStatus* status) {
   const int64_t n = SizeOf(out);
   ThreadPool* pool = cx.pool();
-  if (pool == nullptr || pool->RangesFor(n, kElementAlign, kMinCheapElements) < 2) return false;
+  if (pool == nullptr || pool->RangesFor(n, kElementAlign, MinRange(op)) < 2) return false;
   const Operand la = OperandLayout(a, n), lb = OperandLayout(b, n);
   if (la == Operand::kOther || lb == Operand::kOther) return false;
   static constexpr int64_t kOne[] = {1}, kZero[] = {0};
@@ -267,7 +274,7 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
   std::atomic<bool> division_by_zero{false};
-  cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
+  cx.ForRanges(n, kElementAlign, MinRange(op), [&](int, int64_t begin, int64_t end) {
     const int64_t len[] = {end - begin};
     if (kernels::Binary(op, dtype, len, kernels::Strided{At(a, la, begin), sa},
                         kernels::Strided{At(b, lb, begin), sb},

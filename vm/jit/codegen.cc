@@ -221,6 +221,9 @@ bool VectorEmitter::SupportsBinary(BinaryOp op) {
     case BinaryOp::kDiv:
     case BinaryOp::kMax:
     case BinaryOp::kMin:
+    case BinaryOp::kAtan2:
+    case BinaryOp::kHypot:
+    case BinaryOp::kPow:
       return true;
     default:
       return false;
@@ -245,6 +248,13 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kSinh:
     case UnaryOp::kCosh:
     case UnaryOp::kErf:
+    case UnaryOp::kErfc:
+    case UnaryOp::kSin:
+    case UnaryOp::kCos:
+    case UnaryOp::kTan:
+    case UnaryOp::kAtan:
+    case UnaryOp::kAsin:
+    case UnaryOp::kAcos:
     case UnaryOp::kRelu:
       return true;
   }
@@ -276,6 +286,15 @@ void VectorEmitter::Binary(BinaryOp op, const x86::Vec& dst, const x86::Vec& a, 
       return;
     case BinaryOp::kMin:
       SelectRule(dst, a, b, x86::VCmpImm::kLE_OQ);
+      return;
+    case BinaryOp::kAtan2:
+      EmitAtan2F32(*this, dst, a, b);
+      return;
+    case BinaryOp::kHypot:
+      EmitHypotF32(*this, dst, a, b);
+      return;
+    case BinaryOp::kPow:
+      EmitPowF32(*this, dst, a, b);
       return;
     default:
       return;  // not reached: callers check SupportsBinary
@@ -336,6 +355,27 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kErf:
       EmitErfF32(*this, dst, x);
+      return;
+    case UnaryOp::kErfc:
+      EmitErfcF32(*this, dst, x);
+      return;
+    case UnaryOp::kSin:
+      EmitSinF32(*this, dst, x);
+      return;
+    case UnaryOp::kCos:
+      EmitCosF32(*this, dst, x);
+      return;
+    case UnaryOp::kTan:
+      EmitTanF32(*this, dst, x);
+      return;
+    case UnaryOp::kAtan:
+      EmitAtanF32(*this, dst, x);
+      return;
+    case UnaryOp::kAsin:
+      EmitAsinF32(*this, dst, x);
+      return;
+    case UnaryOp::kAcos:
+      EmitAcosF32(*this, dst, x);
       return;
   }
 }

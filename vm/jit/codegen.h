@@ -112,7 +112,8 @@ class VectorEmitter {
   void Broadcast(const x86::Vec& dst, const x86::Mem& scalar);  // one f32 to every lane
 
   // Elementwise f32 operations, bitwise equal to the reference. dst may be
-  // one of the operands. Binary: + - * / max min (not comparisons).
+  // one of the operands. Binary: + - * / max min atan2 hypot pow (not
+  // comparisons).
   static bool SupportsBinary(kernels::BinaryOp op);
   static bool SupportsUnary(kernels::UnaryOp op);
   void Binary(kernels::BinaryOp op, const x86::Vec& dst, const x86::Vec& a, const x86::Vec& b);
@@ -222,8 +223,22 @@ void EmitSignF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitExpm1F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitSinhF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 void EmitCoshF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
-// kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32.
+// kernels/math_f32_special.cc (vm/jit/math_f32_special.cc): ErfF32, ErfcF32.
 void EmitErfF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitErfcF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// kernels/math_f32_trig.cc (vm/jit/math_f32_trig.cc): SinF32, CosF32, TanF32,
+// AtanF32, AsinF32, AcosF32.
+void EmitSinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitCosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitTanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAtanF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAsinF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+void EmitAcosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
+// Binary: Atan2F32(y, x) and HypotF32(x, y). dst may alias either operand.
+void EmitAtan2F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& y, const x86::Vec& x);
+void EmitHypotF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
+// kernels/math_f32_pow.cc (vm/jit/math_f32_pow.cc): PowF32(x, y).
+void EmitPowF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
 
 }  // namespace codegen
 }  // namespace alea::vm::jit

@@ -17,6 +17,10 @@ void ExpCore(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, int32_t k
 x86::Vec ClampExpArg(VectorEmitter& e, const x86::Vec& x);
 // SplitLog(x, &kf, &m) into kf and m.
 void SplitLog(VectorEmitter& e, const x86::Vec& x, const x86::Vec& kf, const x86::Vec& m);
+// ExpSplit(x, lo, &eh, &el, &s1, &s2) into eh, el, s1 and s2
+// (vm/jit/math_f32_special.cc).
+void ExpSplit(VectorEmitter& e, const x86::Vec& x, const x86::Vec& lo, const x86::Vec& eh,
+              const x86::Vec& el, const x86::Vec& s1, const x86::Vec& s2);
 // LogCore(f, kf, extra, &hi, &lo) into hi and lo.
 void LogCore(VectorEmitter& e, const x86::Vec& f, const x86::Vec& kf, const asmjit::Operand_& extra,
              const x86::Vec& hi, const x86::Vec& lo);

@@ -101,6 +101,10 @@ constexpr bool IsComparisonOp(BinaryOp op) {
   }
 }
 
+constexpr bool IsF32OnlyOp(BinaryOp op) {
+  return op == BinaryOp::kAtan2 || op == BinaryOp::kHypot || op == BinaryOp::kPow;
+}
+
 // i32 arithmetic wraps, so it is done on the unsigned representation (C++20
 // converts back modulo 2^32); signed overflow never happens.
 inline int32_t WrapAdd(int32_t a, int32_t b) {
@@ -128,6 +132,12 @@ inline auto Apply(T a, T b) {
     return static_cast<uint8_t>(a > b);
   } else if constexpr (kOp == BinaryOp::kGe) {
     return static_cast<uint8_t>(a >= b);
+  } else if constexpr (kOp == BinaryOp::kAtan2) {
+    return Atan2F32(a, b);
+  } else if constexpr (kOp == BinaryOp::kHypot) {
+    return HypotF32(a, b);
+  } else if constexpr (kOp == BinaryOp::kPow) {
+    return PowF32(a, b);
   } else if constexpr (kOp == BinaryOp::kMax) {
     if constexpr (std::is_same_v<T, float>) {
       return (a >= b || std::isnan(a)) ? a : b;
@@ -211,6 +221,10 @@ KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, 
 template <BinaryOp kOp>
 KernelStatus BinaryOfDType(DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
                            void* out) {
+  if constexpr (IsF32OnlyOp(kOp)) {
+    assert(dtype == DType::kF32 && "Binary: an f32-only op of another dtype");
+    return BinaryTyped<kOp, float>(shape, a, b, out);
+  }
   switch (dtype) {
     case DType::kF32:
       return BinaryTyped<kOp, float>(shape, a, b, out);
@@ -288,6 +302,27 @@ void UnaryF32(UnaryOp op, int64_t count, const float* in, float* out) {
       return;
     case UnaryOp::kErf:
       ErfF32(in, out, n);
+      return;
+    case UnaryOp::kErfc:
+      ErfcF32(in, out, n);
+      return;
+    case UnaryOp::kSin:
+      SinF32(in, out, n);
+      return;
+    case UnaryOp::kCos:
+      CosF32(in, out, n);
+      return;
+    case UnaryOp::kTan:
+      TanF32(in, out, n);
+      return;
+    case UnaryOp::kAtan:
+      AtanF32(in, out, n);
+      return;
+    case UnaryOp::kAsin:
+      AsinF32(in, out, n);
+      return;
+    case UnaryOp::kAcos:
+      AcosF32(in, out, n);
       return;
     case UnaryOp::kRelu:
       // The Max rule with b = 0.0f: NaN and -0.0 pass through unchanged.
@@ -420,6 +455,7 @@ const char* Spelling(UnaryOp op) {
 }
 
 bool IsComparison(BinaryOp op) { return IsComparisonOp(op); }
+bool IsF32Only(BinaryOp op) { return IsF32OnlyOp(op); }
 
 int ElementSize(DType dtype) { return dtype == DType::kBool ? 1 : 4; }
 

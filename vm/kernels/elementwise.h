@@ -52,6 +52,8 @@ const char* Spelling(BinaryOp op);  // "+", "max", "==" ...
 const char* Spelling(UnaryOp op);
 // Comparisons produce bool tensors; every other binary op the operands' dtype.
 bool IsComparison(BinaryOp op);
+// The math functions of two operands (atan2...): defined on f32 only.
+bool IsF32Only(BinaryOp op);
 
 // Element size in bytes of `dtype` in a tensor: 4, or 1 for bool (0 or 1).
 int ElementSize(DType dtype);

@@ -1,6 +1,7 @@
 // Alea's own f32 math functions: exp, log, log1p, tanh, sigmoid, erfinv
 // (math_f32.cc); floor, ceil, round, trunc, sign, expm1, sinh, cosh
-// (math_f32_basic.cc); erf (math_f32_special.cc).
+// (math_f32_basic.cc); erf, erfc (math_f32_special.cc); sin, cos, tan, atan,
+// asin, acos, atan2, hypot (math_f32_trig.cc); pow (math_f32_pow.cc).
 //
 // Tensor math must give the same bits in the portable reference kernels and in
 // the JIT's AVX2+FMA / AVX-512 kernels, so these functions never call libm's
@@ -18,9 +19,22 @@
 // Measured maximum errors of the later functions, over the slow test's
 // default sweep (a sixteenth of all inputs, in runs of 2^18 adjacent ones)
 // and the fast test's sample (every 997th input and windows around the
-// thresholds): expm1 1.34 ulp, sinh 1.60, cosh 1.29, erf 1.21; floor, ceil,
+// thresholds): expm1 1.34 ulp, sinh 1.60, cosh 1.29, erf 1.21, erfc 0.93
+// (its exp(-x^2) g(x) tail, both factors carried as hi + lo, 0.96 on every
+// input of [0.47, 10.06]); floor, ceil,
 // round, trunc and sign are exact. erf is not monotone: just below 1 it has
 // rare 1-ulp dips between adjacent inputs.
+//
+// sin, cos and tan reduce |x| <= 2^22 by Cody-Waite with a three-part pi/2
+// and give NaN for |x| > 2^22: there adjacent f32 inputs are 0.5 or more
+// apart, a Payne-Hanek reduction would be needed for the exact remainder,
+// and a value without it would be silently wrong. Measured on every positive
+// input up to 2^22 (the negative ones are exactly odd/even images): sin 0.97
+// ulp, cos 0.98, tan 1.60. atan 1.23 ulp (every input), asin 0.62 and acos
+// 0.60 (every third input). Over 4 million random and structured pairs
+// (tests/vm/kernels/math_f32_binary_test.cc; 20 million in development):
+// atan2 1.17 ulp, hypot 0.75, pow 0.75 (pow also over bases near 1 with
+// exponents up to 256, its hardest range).
 #ifndef ALEA_VM_KERNELS_MATH_F32_H_
 #define ALEA_VM_KERNELS_MATH_F32_H_
 
@@ -53,8 +67,28 @@ float Expm1F32(float x);
 // Hyperbolic sine and cosine; overflow to inf above 89.41599.
 float SinhF32(float x);
 float CoshF32(float x);
-// math_f32_special.cc. Error function.
+// math_f32_special.cc. Error function and its complement 1 - erf(x),
+// accurate for large x (underflows to 0 from 10.06 on).
 float ErfF32(float x);
+float ErfcF32(float x);
+// math_f32_trig.cc. Sine, cosine and tangent (radians): within 2 ulp for
+// |x| <= 2^22; NaN beyond (see the top of this file).
+float SinF32(float x);
+float CosF32(float x);
+float TanF32(float x);
+// Inverse tangent, sine and cosine; asin and acos of |x| > 1 are NaN.
+float AtanF32(float x);
+float AsinF32(float x);
+float AcosF32(float x);
+// atan2(y, x) in [-pi, pi] and hypot(x, y), as C's atan2f and hypotf for
+// zeros, infinities and NaN (hypot(inf, NaN) = inf); a NaN result is the
+// first NaN operand, quieted (the rule of `+`).
+float Atan2F32(float y, float x);
+float HypotF32(float x, float y);
+// math_f32_pow.cc. x to the power y, as C's powf for every special case
+// (pow(x, +-0) = 1 and pow(1, y) = 1 even for NaN; a negative finite x with
+// a finite non-integer y is NaN; an odd integer y keeps x's sign).
+float PowF32(float x, float y);
 
 // Batch forms for the reference kernels: out[i] = F(in[i]) for i < n. `in`
 // and `out` may be the same array.
@@ -73,6 +107,13 @@ void Expm1F32(const float* in, float* out, size_t n);
 void SinhF32(const float* in, float* out, size_t n);
 void CoshF32(const float* in, float* out, size_t n);
 void ErfF32(const float* in, float* out, size_t n);
+void ErfcF32(const float* in, float* out, size_t n);
+void SinF32(const float* in, float* out, size_t n);
+void CosF32(const float* in, float* out, size_t n);
+void TanF32(const float* in, float* out, size_t n);
+void AtanF32(const float* in, float* out, size_t n);
+void AsinF32(const float* in, float* out, size_t n);
+void AcosF32(const float* in, float* out, size_t n);
 
 }  // namespace alea::vm::kernels
 

@@ -113,6 +113,40 @@ inline void LogCore(float f, float kf, float extra, float* hi, float* lo) {
   *lo = std::fma(-s, t, std::fma(kf, kLn2B, extra));
 }
 
+// e^(x + lo) = (eh + el) * s1 * s2 (s1 = 2^k1, s2 = 2^k2) for x in
+// [-104, 89] and |lo| <= 2^-17, to about 2^-29 relative: ExpCore's reduction
+// without rounding r, and e^r - 1 - rh carried beside 1 + rh:
+//   kf = round(x log2e); rh = fma(kf, -kLn2Hi, x) (exact);
+//   rl = fma(kf, -kLn2Lo, lo) (e^(x + lo) = 2^k e^(rh + rl), |rl| < 2^-16)
+//   q = Taylor of (e^r - 1 - r) / r^2 from 1/8! down to 1/2 (Horner, fma;
+//       truncation |r|^7 / 9! < 2^-30)
+//   c1 = fma(rh * rh, q, rl) = e^rh - 1 - rh + rl
+//   corr = fma(rl, rh + c1, c1) = e^(rh + rl) - 1 - rh (the rl e^rh term)
+//   eh = 1 + rh; el = ((1 - eh) + rh) + corr (Fast2Sum: |rh| < 1)
+inline void ExpSplit(float x, float lo, float* eh, float* el, float* s1, float* s2) {
+  float biased = x * kLog2e + kRoundMagic;
+  float kf = biased - kRoundMagic;
+  float rh = std::fma(kf, -kLn2Hi, x);
+  float rl = std::fma(kf, -kLn2Lo, lo);
+  float q = 0x1.a01a02p-16f;             // 1/8!
+  q = std::fma(q, rh, 0x1.a01a02p-13f);  // 1/7!
+  q = std::fma(q, rh, 0x1.6c16c2p-10f);  // 1/6!
+  q = std::fma(q, rh, 0x1.111112p-7f);   // 1/5!
+  q = std::fma(q, rh, 0x1.555556p-5f);   // 1/4!
+  q = std::fma(q, rh, 0x1.555556p-3f);   // 1/3!
+  q = std::fma(q, rh, 0x1.0p-1f);        // 1/2
+  float c1 = std::fma(rh * rh, q, rl);
+  float corr = std::fma(rl, rh + c1, c1);
+  float h = 1.0f + rh;
+  *eh = h;
+  *el = ((1.0f - h) + rh) + corr;
+  int32_t k = static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic));
+  int32_t k1 = k >> 1;
+  int32_t k2 = k - k1;
+  *s1 = FromBits(static_cast<uint32_t>(k1 + 127) << 23);
+  *s2 = FromBits(static_cast<uint32_t>(k2 + 127) << 23);
+}
+
 }  // namespace alea::vm::kernels::math_internal
 
 #endif  // ALEA_VM_KERNELS_MATH_F32_INTERNAL_H_

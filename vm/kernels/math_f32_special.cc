@@ -1,4 +1,4 @@
-// Alea's f32 erf: see math_f32.h. The rules of math_f32.cc apply
+// Alea's f32 erf and erfc: see math_f32.h. The rules of math_f32.cc apply
 // (selects between values that are all computed, std::fma exactly where the
 // JIT's vm/jit/math_f32_special.cc issues vfmadd, a fixed operation order).
 //
@@ -33,54 +33,30 @@ float ErfSmall(float a) {
   return std::fma(a, 0x1.20dd76p+0f, a * r);
 }
 
-// e^(x + lo) = (1 + p) * s1 * s2 (s1 = 2^k1, s2 = 2^k2) for x in [-104, 0]
-// and |lo| <= 2^-17, by ExpCore's reduction and polynomial but with lo folded
-// into r and the final "+ 1" left to the caller (which multiplies it in with
-// one fma instead of rounding 1 + p):
-//   kf = round(x log2e); r = fma(kf, -kLn2Hi, x) (exact);
-//   r = r + fma(kf, -kLn2Lo, lo) (one rounding, as ExpCore's r)
-//   p = Horner as ExpCore's down to its first "+ 1"; p = r * p
-float ExpParts(float x, float lo, float* s1, float* s2) {
-  float biased = x * kLog2e + kRoundMagic;
-  float kf = biased - kRoundMagic;
-  float r = std::fma(kf, -kLn2Hi, x);
-  r = r + std::fma(kf, -kLn2Lo, lo);
-  float p = 0x1.a01a02p-13f;
-  p = std::fma(p, r, 0x1.6c16c2p-10f);
-  p = std::fma(p, r, 0x1.111112p-7f);
-  p = std::fma(p, r, 0x1.555556p-5f);
-  p = std::fma(p, r, 0x1.555556p-3f);
-  p = std::fma(p, r, 0x1.0p-1f);
-  p = std::fma(p, r, 1.0f);
-  p = r * p;
-  int32_t k = static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic));
-  int32_t k1 = k >> 1;
-  int32_t k2 = k - k1;
-  *s1 = FromBits(static_cast<uint32_t>(k1 + 127) << 23);
-  *s2 = FromBits(static_cast<uint32_t>(k2 + 127) << 23);
-  return p;
-}
-
-// erfc(a) for a >= 1 (0 from 10.06 on) as e^(-a^2) g(a), g = erfc e^(a^2)
-// (fitted from 0.47 on; erf uses it from 1 on, where erfc <= 0.16 and its
-// error of up to 2.6 ulp (measured) shrinks fourfold in 1 - erfc):
+// erfc(a) for a >= 0.47 (0 from 10.06 on) as e^(-a^2) g(a), g = erfc e^(a^2),
+// with both factors carried as hi + lo so that the product has one rounding
+// (with them rounded to f32 first the error reached 2.6 ulp):
 //   c = min(a, 10.1); zh = c * c, zl = fma(c, c, -zh) (c^2 = zh + zl exactly);
-//   p = ExpParts(-zh, -zl, &s1, &s2)
-//   c < 2.5: g = Horner(u) of degree 9 in two pieces, fitted to g: c < 1.25
-//            around 0.9051, else around 1.9199 (centres where g is within
-//            0.002 ulp of an f32, so the rounded constant term costs nothing;
-//            u = c - centre is exact, Sterbenz)
-//   c >= 2.5: i = 1 / c, t = i * i, g = h(t) / c with h of degree 7 fitted to
-//             c g(c) on t in [1/10.1^2, 1/2.5^2]
-//   y = (fma(g, p, g) * s1) * s2: the fma is the one rounding of a normal
-//   result (* s1 is exact), * s2 the one rounding into a subnormal.
+//   ExpSplit(-zh, -zl) = e^(-c^2) as (eh + el) * s1 * s2
+//   c < 2.5: g = c0 + u G(u), G of degree 8 and c0 fitted together to g
+//            in two pieces: c < 1.25 around 0.9051, else around 1.9199
+//            (u = c - centre is exact, Sterbenz); gh + gl = c0 + u G
+//            exactly (Fast2Sum: |u G| < c0)
+//   c >= 2.5: i = 1 / c, t = i * i, g = (h0 + t H(t)) / c, fitted to c g(c)
+//             on t in [1/10.1^2, 1/2.5^2] (H of degree 6);
+//             hh + hl = h0 + t H exactly (Fast2Sum); gh = hh / c and
+//             gl = (fma(-gh, c, hh) + hl) * i (the division's exact remainder)
+//   y = fma(gh, eh, fma(gh, el, gl * eh)): one rounding of a normal result;
+//   (y * s1) * s2: * s1 is exact, * s2 the one rounding into a subnormal.
+// Measured max error as erfc on every input of [0.47, 10.06]: 0.96 ulp.
 float ErfcTail(float a) {
   float c = a < 10.1f ? a : 10.1f;
   float zh = c * c;
   float zl = std::fma(c, c, -zh);
-  float s1, s2;
-  float p = ExpParts(-zh, -zl, &s1, &s2);
+  float eh, el, s1, s2;
+  ExpSplit(-zh, -zl, &eh, &el, &s1, &s2);
   bool near = c < 1.25f;
+  float c0 = near ? 0x1.d1e254p-2f : 0x1.0e9220p-2f;
   float u = c - (near ? 0x1.cf6c8cp-1f : 0x1.eb7ceep+0f);
   float ga = near ? -0x1.6e6132p-11f : -0x1.821ea4p-16f;
   ga = std::fma(ga, u, near ? 0x1.837996p-10f : 0x1.3a44eep-14f);
@@ -91,7 +67,9 @@ float ErfcTail(float a) {
   ga = std::fma(ga, u, near ? -0x1.8594d8p-4f : -0x1.1be88ap-6f);
   ga = std::fma(ga, u, near ? 0x1.6ecd02p-3f : 0x1.76b086p-5f);
   ga = std::fma(ga, u, near ? -0x1.3817f4p-2f : -0x1.d224e2p-4f);
-  ga = std::fma(ga, u, near ? 0x1.d1e254p-2f : 0x1.0e9220p-2f);
+  float ua = ga * u;
+  float gha = c0 + ua;
+  float gla = ua - (gha - c0);
   float i = 1.0f / c;
   float t = i * i;
   float h = -0x1.92754ep+4f;
@@ -101,10 +79,16 @@ float ErfcTail(float a) {
   h = std::fma(h, t, -0x1.09de8ap+0f);
   h = std::fma(h, t, 0x1.b0cc5ep-2f);
   h = std::fma(h, t, -0x1.20dbd0p-2f);
-  h = std::fma(h, t, 0x1.20dd74p-1f);
-  float gb = h / c;
-  float g = c < 2.5f ? ga : gb;
-  return (std::fma(g, p, g) * s1) * s2;
+  float th = h * t;
+  float hh = 0x1.20dd74p-1f + th;
+  float hl = th - (hh - 0x1.20dd74p-1f);
+  float ghb = hh / c;
+  float glb = (std::fma(-ghb, c, hh) + hl) * i;
+  bool mid = c < 2.5f;
+  float gh = mid ? gha : ghb;
+  float gl = mid ? gla : glb;
+  float y = std::fma(gh, eh, std::fma(gh, el, gl * eh));
+  return (y * s1) * s2;
 }
 
 }  // namespace
@@ -121,8 +105,25 @@ float ErfF32(float x) {
   return IsNaN(x) ? x : y;
 }
 
+// erfc(x): on a = |x|, erfc(a) = 1 - ErfSmall(a) for a < 0.47 (erfc > 0.5
+// there, so erf's error shrinks), else ErfcTail(a); erfc(-a) = 2 - erfc(a)
+// as 1 + ErfSmall(a) or 2 - ErfcTail(a) (results in [1, 2]).
+float ErfcF32(float x) {
+  float a = Abs(x);
+  float small = ErfSmall(a);
+  float tail = ErfcTail(a);
+  bool near = a < 0.47f;
+  float pos = near ? 1.0f - small : tail;
+  float neg = near ? 1.0f + small : 2.0f - tail;
+  float y = x < 0.0f ? neg : pos;
+  return IsNaN(x) ? x : y;
+}
+
 void ErfF32(const float* in, float* out, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = ErfF32(in[i]);
+}
+void ErfcF32(const float* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = ErfcF32(in[i]);
 }
 
 }  // namespace alea::vm::kernels

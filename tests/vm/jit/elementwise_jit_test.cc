@@ -30,8 +30,9 @@ using namespace jit::testing_values;  // NOLINT: the shared test values
 using kernels::BinaryOp;
 using kernels::UnaryOp;
 
-constexpr BinaryOp kArith[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
-                               BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin};
+constexpr BinaryOp kArith[] = {BinaryOp::kAdd,   BinaryOp::kSub,   BinaryOp::kMul,
+                               BinaryOp::kDiv,   BinaryOp::kMax,   BinaryOp::kMin,
+                               BinaryOp::kAtan2, BinaryOp::kHypot, BinaryOp::kPow};
 constexpr BinaryOp kCompares[] = {BinaryOp::kEq, BinaryOp::kNe, BinaryOp::kLt,
                                   BinaryOp::kLe, BinaryOp::kGt, BinaryOp::kGe};
 constexpr UnaryOp kUnaries[] = {
@@ -44,7 +45,8 @@ constexpr UnaryOp kUnaries[] = {
 constexpr UnaryOp kMath[] = {UnaryOp::kExp,   UnaryOp::kLog,   UnaryOp::kTanh,  UnaryOp::kSigmoid,
                              UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                              UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
-                             UnaryOp::kErf};
+                             UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
+                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements
@@ -245,7 +247,10 @@ std::vector<float> MathEdgeValues() {
                            -16.6355f, 0x1.62e430p-1f, 100.0f, -100.0f, 3.4e38f, -3.4e38f, 0x1p-149f,
                            // expm1, sinh, cosh, erf, the rounding functions
                            -30.0f, 44.3614f, 89.41599f, 90.0f, 0.3466f, 0.47f, 1.25f, 2.5f, 3.92f,
-                           10.1f, 10.0546f, 0x1p23f, 0x1p22f, 2.5f, 0.49999997f};
+                           10.1f, 10.0546f, 0x1p23f, 0x1p22f, 2.5f, 0.49999997f,
+                           // sin cos tan: quarter turns, the hardest reductions
+                           0.7853982f, 1.5707964f, 3.1415927f, 0x1.f9cbe2p+7f, 0x1.2d97c8p+3f,
+                           0x1.4ac55cp+21f, 0.47f, 9.194f};
   std::vector<float> v;
   for (uint32_t b : kSpecial) v.push_back(FromBits(b));
   for (float c : centres) {

@@ -95,6 +95,12 @@ T SpecArith(BinaryOp op, T a, T b) {
         return (a >= b || std::isnan(a)) ? a : b;
       case BinaryOp::kMin:
         return (a <= b || std::isnan(a)) ? a : b;
+      case BinaryOp::kAtan2:
+        return Atan2F32(a, b);
+      case BinaryOp::kHypot:
+        return HypotF32(a, b);
+      case BinaryOp::kPow:
+        return PowF32(a, b);
       default:
         break;
     }
@@ -206,6 +212,7 @@ template <typename T>
 void CheckBinaryCases(DType dtype) {
   std::mt19937 rng(1234);
   for (BinaryOp op : kAllBinary) {
+    if (IsF32Only(op) && dtype != DType::kF32) continue;
     for (const Case& c : kCases) {
       SCOPED_TRACE(absl::StrCat(Spelling(op), " case of rank ", c.shape.size(), " with ",
                                 Count(c.shape), " elements"));
@@ -575,6 +582,27 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
           break;
         case UnaryOp::kErf:
           want[i] = ErfF32(x);
+          break;
+        case UnaryOp::kSin:
+          want[i] = SinF32(x);
+          break;
+        case UnaryOp::kCos:
+          want[i] = CosF32(x);
+          break;
+        case UnaryOp::kTan:
+          want[i] = TanF32(x);
+          break;
+        case UnaryOp::kAtan:
+          want[i] = AtanF32(x);
+          break;
+        case UnaryOp::kAsin:
+          want[i] = AsinF32(x);
+          break;
+        case UnaryOp::kAcos:
+          want[i] = AcosF32(x);
+          break;
+        case UnaryOp::kErfc:
+          want[i] = ErfcF32(x);
           break;
       }
     }

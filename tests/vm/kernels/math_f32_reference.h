@@ -1,6 +1,7 @@
 // Reference values and ulp distances for the f32 math tests (fast and
 // exhaustive). Every function but erfinv comes from double-precision libm
-// (about 2^-52 relative, far below an f32 ulp); erfinv from a Newton step in
+// (about 2^-52 relative, far below an f32 ulp; glibc's sin, cos and tan
+// reduce every argument exactly); erfinv from a Newton step in
 // long double on erfl starting at the function's own result.
 #ifndef ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_
 #define ALEA_TESTS_VM_KERNELS_MATH_F32_REFERENCE_H_
@@ -30,6 +31,13 @@ enum class Fn {
   kSinh,
   kCosh,
   kErf,
+  kSin,
+  kCos,
+  kTan,
+  kAtan,
+  kAsin,
+  kAcos,
+  kErfc,
 };
 
 // How f(-x) relates to f(x) (the sweeps check x < 0 bitwise by it) and
@@ -57,6 +65,17 @@ inline FnTraits TraitsOf(Fn fn) {
       return {Symmetry::kOdd, 1};
     case Fn::kCosh:
       return {Symmetry::kEven, 1};
+    case Fn::kSin:
+    case Fn::kTan:
+      return {Symmetry::kOdd, 0};
+    case Fn::kAtan:
+    case Fn::kAsin:
+      return {Symmetry::kOdd, 1};
+    case Fn::kAcos:
+    case Fn::kErfc:
+      return {Symmetry::kNone, -1};
+    case Fn::kCos:
+      return {Symmetry::kEven, 0};
     default:
       return {Symmetry::kNone, 1};
   }
@@ -94,6 +113,20 @@ inline const char* FnName(Fn fn) {
       return "cosh";
     case Fn::kErf:
       return "erf";
+    case Fn::kSin:
+      return "sin";
+    case Fn::kCos:
+      return "cos";
+    case Fn::kTan:
+      return "tan";
+    case Fn::kAtan:
+      return "atan";
+    case Fn::kAsin:
+      return "asin";
+    case Fn::kAcos:
+      return "acos";
+    case Fn::kErfc:
+      return "erfc";
   }
   return "?";
 }
@@ -130,6 +163,20 @@ inline float Eval(Fn fn, float x) {
       return CoshF32(x);
     case Fn::kErf:
       return ErfF32(x);
+    case Fn::kSin:
+      return SinF32(x);
+    case Fn::kCos:
+      return CosF32(x);
+    case Fn::kTan:
+      return TanF32(x);
+    case Fn::kAtan:
+      return AtanF32(x);
+    case Fn::kAsin:
+      return AsinF32(x);
+    case Fn::kAcos:
+      return AcosF32(x);
+    case Fn::kErfc:
+      return ErfcF32(x);
   }
   return 0.0f;
 }
@@ -191,6 +238,20 @@ inline long double Reference(Fn fn, float x, float got, int newton_steps = 1) {
       return std::cosh(xd);
     case Fn::kErf:
       return std::erf(xd);
+    case Fn::kSin:
+    case Fn::kCos:
+    case Fn::kTan:
+      // Alea's trig functions reduce |x| <= 2^22 only and give NaN beyond.
+      if (std::fabs(x) > 0x1p22f) return std::numeric_limits<double>::quiet_NaN();
+      return fn == Fn::kSin ? std::sin(xd) : fn == Fn::kCos ? std::cos(xd) : std::tan(xd);
+    case Fn::kAtan:
+      return std::atan(xd);
+    case Fn::kAsin:
+      return std::asin(xd);
+    case Fn::kAcos:
+      return std::acos(xd);
+    case Fn::kErfc:
+      return std::erfc(xd);
   }
   return 0.0L;
 }

@@ -33,12 +33,17 @@ uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 std::vector<uint32_t> Sample() {
   std::vector<uint32_t> out;
   for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 997) out.push_back(static_cast<uint32_t>(b));
-  const float kCenters[] = {
-      0.0f,        0x1p-126f, 1.0f,       0.5f,     0.75f,          0.625f,         2.0f,
-      88.72283f,   87.33654f, 103.97208f, 0x1p-24f, 0x1p-12f,       0.41421356f,    0.29289322f,
-      0.99999994f, 0.9966f,   9.01f,      16.6f,    0x1.2bec34p-2f, 0x1.a8279ap-2f, 1.4142135f,
-      0.70710677f, 20.0f,     0.3466f,    44.3614f, 89.41599f,      30.0f,          3.92f,
-      2.5f,        1.25f,     0x1p22f,    0x1p23f};
+  const float kCenters[] = {0.0f, 0x1p-126f, 1.0f, 0.5f, 0.75f, 0.625f, 2.0f, 88.72283f, 87.33654f,
+                            103.97208f, 0x1p-24f, 0x1p-12f, 0.41421356f, 0.29289322f, 0.99999994f,
+                            0.9966f, 9.01f, 16.6f, 0x1.2bec34p-2f, 0x1.a8279ap-2f, 1.4142135f,
+                            0.70710677f, 20.0f, 0.3466f, 44.3614f, 89.41599f, 30.0f, 3.92f, 2.5f,
+                            1.25f, 0x1p22f, 0x1p23f,
+                            // sin cos tan: the f32 inputs nearest a multiple of pi/2 (the hardest
+                            // reductions), pi/4, pi/2, pi.
+                            0x1.f9cbe2p+7f, 0x1.2d97c8p+2f, 0x1.2d97c8p+3f, 0x1.4ac55cp+21f,
+                            0x1.9a48dep+15f, 0.7853982f, 1.5707964f, 3.1415927f,
+                            // erfc: its branch points and the last nonzero results.
+                            0.47f, 10.0546f, 9.194f, 10.1f};
   for (float c : kCenters) {
     for (float s : {c, -c}) {
       for (int64_t d = -2000; d <= 2000; ++d) {
@@ -113,10 +118,17 @@ TEST(MathF32Test, Expm1Within2Ulp) { CheckUlp(Fn::kExpm1); }
 TEST(MathF32Test, SinhWithin2Ulp) { CheckUlp(Fn::kSinh); }
 TEST(MathF32Test, CoshWithin2Ulp) { CheckUlp(Fn::kCosh); }
 TEST(MathF32Test, ErfWithin2Ulp) { CheckUlp(Fn::kErf); }
+TEST(MathF32Test, SinWithin2Ulp) { CheckUlp(Fn::kSin); }
+TEST(MathF32Test, CosWithin2Ulp) { CheckUlp(Fn::kCos); }
+TEST(MathF32Test, TanWithin2Ulp) { CheckUlp(Fn::kTan); }
+TEST(MathF32Test, AtanWithin2Ulp) { CheckUlp(Fn::kAtan); }
+TEST(MathF32Test, AsinWithin2Ulp) { CheckUlp(Fn::kAsin); }
+TEST(MathF32Test, AcosWithin2Ulp) { CheckUlp(Fn::kAcos); }
+TEST(MathF32Test, ErfcWithin2Ulp) { CheckUlp(Fn::kErfc); }
 
 TEST(MathF32Test, MonotoneOnSample) {
   for (Fn fn : {Fn::kExp, Fn::kLog, Fn::kLog1p, Fn::kTanh, Fn::kErfinv, Fn::kFloor, Fn::kCeil,
-                Fn::kRound, Fn::kTrunc, Fn::kSign, Fn::kExpm1, Fn::kSinh}) {
+                Fn::kRound, Fn::kTrunc, Fn::kSign, Fn::kExpm1, Fn::kSinh, Fn::kAtan, Fn::kAsin}) {
     EXPECT_EQ(CountDecreases(fn), 0) << FnName(fn);
   }
   // erf is within 2 ulp but not monotone just below 1, where it rises by
@@ -254,16 +266,86 @@ TEST(MathF32Test, ErfSpecialValues) {
   EXPECT_LT(ErfF32(3.5f), 1.0f);
 }
 
+TEST(MathF32Test, ErfcSpecialValues) {
+  ExpectSame(ErfcF32(kNaN), kNaN, "erfc(nan)");
+  ExpectSame(ErfcF32(kInf), 0.0f, "erfc(inf)");
+  ExpectSame(ErfcF32(-kInf), 2.0f, "erfc(-inf)");
+  ExpectSame(ErfcF32(0.0f), 1.0f, "erfc(0)");
+  ExpectSame(ErfcF32(-0.0f), 1.0f, "erfc(-0)");
+  ExpectSame(ErfcF32(kMinSub), 1.0f, "erfc(min subnormal)");
+  ExpectSame(ErfcF32(-10.0f), 2.0f, "erfc(-10)");
+  ExpectSame(ErfcF32(11.0f), 0.0f, "erfc(11)");
+  // Underflow: subnormal results from 9.19 on, the last nonzero one near
+  // 10.0546.
+  EXPECT_EQ(std::fpclassify(ErfcF32(9.5f)), FP_SUBNORMAL);
+  EXPECT_EQ(std::fpclassify(ErfcF32(9.0f)), FP_NORMAL);
+  EXPECT_GT(ErfcF32(10.05f), 0.0f);
+  ExpectSame(ErfcF32(10.06f), 0.0f, "erfc(10.06)");
+}
+
+TEST(MathF32Test, TrigSpecialValues) {
+  using Scalar = float (*)(float);
+  for (Scalar fn : {Scalar{SinF32}, Scalar{CosF32}, Scalar{TanF32}}) {
+    for (float x : {kNaN, kInf, -kInf, 0x1.000002p22f, -1e30f}) ExpectSame(fn(x), kNaN, "trig");
+  }
+  ExpectSame(SinF32(0.0f), 0.0f, "sin(0)");
+  ExpectSame(SinF32(-0.0f), -0.0f, "sin(-0)");
+  ExpectSame(SinF32(kMinSub), kMinSub, "sin(min subnormal)");
+  ExpectSame(TanF32(-0.0f), -0.0f, "tan(-0)");
+  ExpectSame(TanF32(-kMinSub), -kMinSub, "tan(-min subnormal)");
+  ExpectSame(CosF32(-0.0f), 1.0f, "cos(-0)");
+  ExpectSame(CosF32(kMinSub), 1.0f, "cos(min subnormal)");
+  // The last reduced input still gives a value; tan near pi/2 is large and
+  // of the right sign on each side.
+  EXPECT_TRUE(std::isfinite(SinF32(0x1p22f)));
+  EXPECT_TRUE(std::isfinite(CosF32(-0x1p22f)));
+  EXPECT_GT(TanF32(1.5707963f), 1e7f);
+  EXPECT_LT(TanF32(1.5707964f), -1e7f);
+}
+
+TEST(MathF32Test, InverseTrigSpecialValues) {
+  const float kPio2 = 0x1.921fb6p+0f;  // pi/2 rounded, as C's atanf(inf)
+  ExpectSame(AtanF32(kNaN), kNaN, "atan(nan)");
+  ExpectSame(AtanF32(kInf), kPio2, "atan(inf)");
+  ExpectSame(AtanF32(-kInf), -kPio2, "atan(-inf)");
+  ExpectSame(AtanF32(-0.0f), -0.0f, "atan(-0)");
+  ExpectSame(AtanF32(kMinSub), kMinSub, "atan(min subnormal)");
+  ExpectSame(AtanF32(1.0f), 0x1.921fb6p-1f, "atan(1)");
+  ExpectSame(AtanF32(3e38f), kPio2, "atan(3e38)");
+  ExpectSame(AsinF32(kNaN), kNaN, "asin(nan)");
+  ExpectSame(AsinF32(1.0f), kPio2, "asin(1)");
+  ExpectSame(AsinF32(-1.0f), -kPio2, "asin(-1)");
+  ExpectSame(AsinF32(-0.0f), -0.0f, "asin(-0)");
+  ExpectSame(AsinF32(kMinSub), kMinSub, "asin(min subnormal)");
+  ExpectSame(AcosF32(kNaN), kNaN, "acos(nan)");
+  ExpectSame(AcosF32(1.0f), 0.0f, "acos(1)");
+  ExpectSame(AcosF32(-1.0f), 0x1.921fb6p+1f, "acos(-1)");
+  ExpectSame(AcosF32(0.0f), kPio2, "acos(0)");
+  ExpectSame(AcosF32(-0.0f), kPio2, "acos(-0)");
+  ExpectSame(AcosF32(0.5f), 0x1.0c1524p+0f, "acos(0.5)");
+  for (float x : {std::nextafter(1.0f, 2.0f), -1.5f, kInf, -kInf}) {
+    ExpectSame(AsinF32(x), kNaN, "asin outside [-1, 1]");
+    ExpectSame(AcosF32(x), kNaN, "acos outside [-1, 1]");
+  }
+}
+
 TEST(MathF32Test, OddAndEvenFunctionsAreExactlySo) {
   for (uint32_t b : Sample()) {
     float x = testing::FloatFromBits(b);
     if (std::isnan(x)) continue;
     EXPECT_EQ(Bits(SinhF32(-x)), Bits(-SinhF32(x))) << x;
     EXPECT_EQ(Bits(ErfF32(-x)), Bits(-ErfF32(x))) << x;
+    EXPECT_EQ(Bits(AtanF32(-x)), Bits(-AtanF32(x))) << x;
     EXPECT_EQ(Bits(CoshF32(-x)), Bits(CoshF32(x))) << x;
+    if (std::fabs(x) <= 0x1p22f) {  // beyond, NaN
+      EXPECT_EQ(Bits(SinF32(-x)), Bits(-SinF32(x))) << x;
+      EXPECT_EQ(Bits(CosF32(-x)), Bits(CosF32(x))) << x;
+      EXPECT_EQ(Bits(TanF32(-x)), Bits(-TanF32(x))) << x;
+    }
     EXPECT_EQ(Bits(TanhF32(-x)), Bits(-TanhF32(x))) << x;
     if (std::fabs(x) <= 1.0f) {
       EXPECT_EQ(Bits(ErfinvF32(-x)), Bits(-ErfinvF32(x))) << x;
+      EXPECT_EQ(Bits(AsinF32(-x)), Bits(-AsinF32(x))) << x;
     }
   }
 }
@@ -280,7 +362,9 @@ TEST(MathF32Test, BatchFormsMatchScalar) {
       {ExpF32, ExpF32},         {LogF32, LogF32},       {Log1pF32, Log1pF32}, {TanhF32, TanhF32},
       {SigmoidF32, SigmoidF32}, {ErfinvF32, ErfinvF32}, {FloorF32, FloorF32}, {CeilF32, CeilF32},
       {RoundF32, RoundF32},     {TruncF32, TruncF32},   {SignF32, SignF32},   {Expm1F32, Expm1F32},
-      {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32}};
+      {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32},     {SinF32, SinF32},
+      {CosF32, CosF32},         {TanF32, TanF32},       {AtanF32, AtanF32},   {AsinF32, AsinF32},
+      {AcosF32, AcosF32},       {ErfcF32, ErfcF32}};
   for (const auto& [batch, scalar] : kPairs) {
     batch(in.data(), out.data(), in.size());
     for (size_t i = 0; i < in.size(); ++i) {

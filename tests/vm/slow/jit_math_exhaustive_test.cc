@@ -125,6 +125,13 @@ TEST(JitMathExhaustiveTest, Expm1) { CheckAll(UnaryOp::kExpm1); }
 TEST(JitMathExhaustiveTest, Sinh) { CheckAll(UnaryOp::kSinh); }
 TEST(JitMathExhaustiveTest, Cosh) { CheckAll(UnaryOp::kCosh); }
 TEST(JitMathExhaustiveTest, Erf) { CheckAll(UnaryOp::kErf); }
+TEST(JitMathExhaustiveTest, Sin) { CheckAll(UnaryOp::kSin); }
+TEST(JitMathExhaustiveTest, Cos) { CheckAll(UnaryOp::kCos); }
+TEST(JitMathExhaustiveTest, Tan) { CheckAll(UnaryOp::kTan); }
+TEST(JitMathExhaustiveTest, Atan) { CheckAll(UnaryOp::kAtan); }
+TEST(JitMathExhaustiveTest, Asin) { CheckAll(UnaryOp::kAsin); }
+TEST(JitMathExhaustiveTest, Acos) { CheckAll(UnaryOp::kAcos); }
+TEST(JitMathExhaustiveTest, Erfc) { CheckAll(UnaryOp::kErfc); }
 
 }  // namespace
 }  // namespace alea::vm::jit

@@ -162,6 +162,13 @@ TEST(MathF32ExhaustiveTest, Expm1) { CheckAll(Fn::kExpm1); }
 TEST(MathF32ExhaustiveTest, Sinh) { CheckAll(Fn::kSinh); }
 TEST(MathF32ExhaustiveTest, Cosh) { CheckAll(Fn::kCosh); }
 TEST(MathF32ExhaustiveTest, Erf) { CheckAll(Fn::kErf); }
+TEST(MathF32ExhaustiveTest, Sin) { CheckAll(Fn::kSin); }
+TEST(MathF32ExhaustiveTest, Cos) { CheckAll(Fn::kCos); }
+TEST(MathF32ExhaustiveTest, Tan) { CheckAll(Fn::kTan); }
+TEST(MathF32ExhaustiveTest, Atan) { CheckAll(Fn::kAtan); }
+TEST(MathF32ExhaustiveTest, Asin) { CheckAll(Fn::kAsin); }
+TEST(MathF32ExhaustiveTest, Acos) { CheckAll(Fn::kAcos); }
+TEST(MathF32ExhaustiveTest, Erfc) { CheckAll(Fn::kErfc); }
 
 }  // namespace
 }  // namespace alea::vm::kernels

@@ -1,0 +1,218 @@
+// pow as vector code (codegen.h), bitwise equal to kernels/math_f32_pow.cc
+// on both ISA paths, by the rules of vm/jit/math_f32.cc: each step mirrors
+// the reference line by line (vfmadd where it calls std::fma, one
+// instruction per other operation, a compare and a blend per `?:`, vroundps
+// for std::trunc).
+#include <bit>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+
+#include "vm/jit/codegen.h"
+#include "vm/jit/math_f32_internal.h"
+
+namespace alea::vm::jit::codegen {
+namespace {
+
+using Vec = x86::Vec;
+using Cmp = x86::VCmpImm;
+
+constexpr uint32_t kSignBit = 0x80000000u;
+constexpr uint32_t kAbsMask = 0x7fffffffu;
+constexpr uint32_t kNaNBits = 0x7fc00000u;
+constexpr float kLn2A = 0x1.62e400p-1f;
+constexpr float kLn2B = 0x1.7f7d1cp-20f;
+constexpr float kTwoThirdsHi = 0x1.555556p-1f;
+constexpr float kTwoThirdsLo = -0x1.555556p-26f;
+
+uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
+
+// dst = -a (a fresh register).
+Vec Negated(VectorEmitter& e, const Vec& a) {
+  Vec n = e.NewVec();
+  e.XorBits(n, a, e.Const(kSignBit));
+  return n;
+}
+
+// LogParts(ax, &gh, &gl) into gh and gl.
+void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
+  // subnormal scaling, SplitLog, kf adjustment; f = m - 1
+  const Mask subnormal = e.Compare(Cmp::kLT_OQ, ax, e.ConstF(0x1p-126f));
+  Vec xs = e.NewVec();
+  e.Mul(xs, ax, e.ConstF(0x1p23f));
+  e.Select(xs, subnormal, xs, ax);
+  Vec kf = e.NewVec();
+  Vec m = e.NewVec();
+  SplitLog(e, xs, kf, m);
+  Vec lowered = e.NewVec();
+  e.Sub(lowered, kf, e.ConstF(23.0f));
+  e.Select(kf, subnormal, lowered, kf);
+  Vec f = e.NewVec();
+  e.Sub(f, m, e.ConstF(1.0f));
+  // dh = 2 + f; dl = (2 - dh) + f; sh = f / dh
+  Vec dh = e.NewVec();
+  e.Add(dh, f, e.ConstF(2.0f));
+  Vec dl = e.ConstReg(Bits(2.0f));
+  e.Sub(dl, dl, dh);
+  e.Add(dl, dl, f);
+  Vec sh = e.NewVec();
+  e.Div(sh, f, dh);
+  // sl = fma(-sh, dl, fma(-sh, dh, f)) / dh
+  Vec sl = e.NewVec();
+  e.Fnma(sl, sh, dh, f);
+  e.Fnma(sl, sh, dl, sl);
+  e.Div(sl, sl, dh);
+  // zh = sh * sh; zl = fma(sh, sh, -zh)
+  Vec zh = e.NewVec();
+  e.Mul(zh, sh, sh);
+  Vec zl = Negated(e, zh);
+  e.Fma(zl, sh, sh, zl);
+  // q = Horner(zh)
+  Vec q = e.ConstReg(Bits(0x1.3b13b2p-3f));
+  for (float c : {0x1.745d18p-3f, 0x1.c71c72p-3f, 0x1.24924ap-2f, 0x1.99999ap-2f}) {
+    e.Fma(q, q, zh, e.ConstF(c));
+  }
+  // ph = sh * zh; pl = fma(sh, zh, -ph); th = ph * c23; tl = fma(ph, c23, -th)
+  Vec ph = e.NewVec();
+  e.Mul(ph, sh, zh);
+  Vec pl = Negated(e, ph);
+  e.Fma(pl, sh, zh, pl);
+  Vec th = e.NewVec();
+  e.Mul(th, ph, e.ConstF(kTwoThirdsHi));
+  Vec tl = Negated(e, th);
+  e.Fma(tl, ph, e.ConstF(kTwoThirdsHi), tl);
+  // small = fma(fma(sh, zl, pl), c23, tl)
+  Vec small = e.NewVec();
+  e.Fma(small, sh, zl, pl);
+  e.Fma(small, small, e.ConstF(kTwoThirdsHi), tl);
+  // small = fma(ph, fma(zh, q, c23lo), small)
+  e.Fma(q, zh, q, e.ConstF(kTwoThirdsLo));
+  e.Fma(small, ph, q, small);
+  // small = fma(zh + zh, sl, small)
+  Vec z2 = e.NewVec();
+  e.Add(z2, zh, zh);
+  e.Fma(small, z2, sl, small);
+  // s2 = sh + sh; lh = s2 + th; ll = (th - (lh - s2)) + ((sl + sl) + small)
+  Vec s2 = e.NewVec();
+  e.Add(s2, sh, sh);
+  Vec lh = e.NewVec();
+  e.Add(lh, s2, th);
+  Vec ll = e.NewVec();
+  e.Sub(ll, lh, s2);
+  e.Sub(ll, th, ll);
+  Vec sl2 = e.NewVec();
+  e.Add(sl2, sl, sl);
+  e.Add(sl2, sl2, small);
+  e.Add(ll, ll, sl2);
+  // kh = kf * kLn2A; kl = kf * kLn2B
+  Vec kh = e.NewVec();
+  e.Mul(kh, kf, e.ConstF(kLn2A));
+  Vec kl = e.NewVec();
+  e.Mul(kl, kf, e.ConstF(kLn2B));
+  // g = kh + lh; v = g - kh; ge = (kh - (g - v)) + (lh - v)
+  e.Add(gh, kh, lh);
+  Vec v = e.NewVec();
+  e.Sub(v, gh, kh);
+  Vec ge = e.NewVec();
+  e.Sub(ge, gh, v);
+  e.Sub(ge, kh, ge);
+  e.Sub(v, lh, v);
+  e.Add(ge, ge, v);
+  // gl = ge + (kl + ll)
+  e.Add(kl, kl, ll);
+  e.Add(gl, ge, kl);
+}
+
+}  // namespace
+
+void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  Vec ax = e.NewVec();
+  e.AndBits(ax, x, e.Const(kAbsMask));
+  Vec gh = e.NewVec();
+  Vec gl = e.NewVec();
+  LogParts(e, ax, gh, gl);
+  // wp = y * gh; wq = fma(y, gh, -wp) + y * gl
+  Vec wp = e.NewVec();
+  e.Mul(wp, y, gh);
+  Vec wq = Negated(e, wp);
+  e.Fma(wq, y, gh, wq);
+  Vec ygl = e.NewVec();
+  e.Mul(ygl, y, gl);
+  e.Add(wq, wq, ygl);
+  // wh = wp + wq; wl = wq - (wh - wp)
+  Vec wh = e.NewVec();
+  e.Add(wh, wp, wq);
+  Vec wl = e.NewVec();
+  e.Sub(wl, wh, wp);
+  e.Sub(wl, wq, wl);
+  // out = !(wh >= -104 && wh <= 89); wh = out ? (wp > 0 ? 89 : -104) : wh;
+  // wl = out ? 0 : wl
+  const Mask in_range = e.And(e.Compare(Cmp::kGE_OQ, wh, e.ConstF(-104.0f)),
+                              e.Compare(Cmp::kLE_OQ, wh, e.ConstF(89.0f)));
+  Vec limit = e.ConstReg(Bits(-104.0f));
+  e.Select(limit, e.Compare(Cmp::kGT_OQ, wp, e.ConstF(0.0f)), e.ConstF(89.0f), limit);
+  e.Select(wh, in_range, wh, limit);
+  Vec zero = e.ConstReg(0);
+  e.Select(wl, in_range, wl, zero);
+  // mag = ((eh + el) * s1) * s2
+  Vec eh = e.NewVec();
+  Vec el = e.NewVec();
+  Vec s1 = e.NewVec();
+  Vec s2 = e.NewVec();
+  ExpSplit(e, wh, wl, eh, el, s1, s2);
+  Vec mag = e.NewVec();
+  e.Add(mag, eh, el);
+  e.Mul(mag, mag, s1);
+  e.Mul(mag, mag, s2);
+  // edge = ax == 0 || ax == inf || ay == inf: (ax > 1) == (y > 0) ? inf : 0
+  Vec ay = e.NewVec();
+  e.AndBits(ay, y, e.Const(kAbsMask));
+  const Mask edge = e.Or(
+      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf))),
+      e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf)));
+  // (ax > 1) == (y > 0) as a mask: the two comparisons' all-ones/zero lanes
+  // (or k bits) compared by xor, on a vector of 1.0f and -1.0f.
+  Vec big = e.ConstReg(Bits(-1.0f));
+  e.Select(big, e.Compare(Cmp::kGT_OQ, ax, e.ConstF(1.0f)), e.ConstF(1.0f), big);
+  Vec up = e.ConstReg(Bits(-1.0f));
+  e.Select(up, e.Compare(Cmp::kGT_OQ, y, e.ConstF(0.0f)), e.ConstF(1.0f), up);
+  Vec limit_mag = e.NewVec();
+  e.Select(limit_mag, e.Compare(Cmp::kEQ_OQ, big, up), e.ConstF(inf), zero);
+  e.Select(mag, edge, limit_mag, mag);
+  e.Select(mag, e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(1.0f)), e.ConstF(1.0f), mag);
+  // half = y * 0.5; integer = trunc(y) == y; odd = integer && trunc(half) != half
+  Vec half = e.NewVec();
+  e.Mul(half, y, e.ConstF(0.5f));
+  Vec ty = e.NewVec();
+  e.RoundToIntegral(ty, y, RoundMode::kTrunc);
+  const Mask integer = e.Compare(Cmp::kEQ_OQ, ty, y);
+  Vec th = e.NewVec();
+  e.RoundToIntegral(th, half, RoundMode::kTrunc);
+  const Mask odd = e.And(integer, e.Compare(Cmp::kNEQ_UQ, th, half));
+  // sign = odd ? Bits(x) & sign : 0; r = mag | sign
+  Vec sign = e.NewVec();
+  e.AndBits(sign, x, e.Const(kSignBit));
+  e.Select(sign, odd, sign, zero);
+  Vec r = e.NewVec();
+  e.OrBits(r, mag, sign);
+  // x < 0 && x > -inf && ay < inf && !integer: NaN
+  const Mask negative_finite =
+      e.And(e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f)), e.Compare(Cmp::kGT_OQ, x, e.ConstF(-inf)));
+  const Mask finite_y = e.Compare(Cmp::kLT_OQ, ay, e.ConstF(inf));
+  Vec nan_r = e.ConstReg(kNaNBits);
+  e.Select(nan_r, integer, r, nan_r);
+  e.Select(r, e.And(negative_finite, finite_y), nan_r, r);
+  // NaN operands: the first quieted
+  Vec nan = e.NewVec();
+  e.Select(nan, e.IsNaN(x), x, y);
+  e.OrBits(nan, nan, e.Const(0x00400000u));
+  e.Select(r, e.Or(e.IsNaN(x), e.IsNaN(y)), nan, r);
+  // y == 0 || x == 1: 1
+  e.Select(
+      dst,
+      e.Or(e.Compare(Cmp::kEQ_OQ, y, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, x, e.ConstF(1.0f))),
+      e.ConstF(1.0f), r);
+}
+
+}  // namespace alea::vm::jit::codegen
