@@ -120,6 +120,8 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::ASIN_T, false};
     case BuiltinId::kAcosTensor:
       return Elementwise{Op::ACOS_T, false};
+    case BuiltinId::kLgammaTensor:
+      return Elementwise{Op::LGAMMA_T, false};
     case BuiltinId::kLogTensor:
       return Elementwise{Op::LOG_T, false};
     case BuiltinId::kTanh:

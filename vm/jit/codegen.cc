@@ -255,6 +255,7 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kAtan:
     case UnaryOp::kAsin:
     case UnaryOp::kAcos:
+    case UnaryOp::kLgamma:
     case UnaryOp::kRelu:
       return true;
   }
@@ -376,6 +377,9 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kAcos:
       EmitAcosF32(*this, dst, x);
+      return;
+    case UnaryOp::kLgamma:
+      EmitLgammaF32(*this, dst, x);
       return;
   }
 }

@@ -237,6 +237,8 @@ void EmitAcosF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // Binary: Atan2F32(y, x) and HypotF32(x, y). dst may alias either operand.
 void EmitAtan2F32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& y, const x86::Vec& x);
 void EmitHypotF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
+// kernels/math_f32_lgamma.cc (vm/jit/math_f32_lgamma.cc): LgammaF32.
+void EmitLgammaF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // kernels/math_f32_pow.cc (vm/jit/math_f32_pow.cc): PowF32(x, y).
 void EmitPowF32(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, const x86::Vec& y);
 

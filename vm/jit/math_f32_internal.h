@@ -21,6 +21,8 @@ void SplitLog(VectorEmitter& e, const x86::Vec& x, const x86::Vec& kf, const x86
 // (vm/jit/math_f32_special.cc).
 void ExpSplit(VectorEmitter& e, const x86::Vec& x, const x86::Vec& lo, const x86::Vec& eh,
               const x86::Vec& el, const x86::Vec& s1, const x86::Vec& s2);
+// LogParts(ax, &gh, &gl) into gh and gl (vm/jit/math_f32_pow.cc).
+void LogParts(VectorEmitter& e, const x86::Vec& ax, const x86::Vec& gh, const x86::Vec& gl);
 // LogCore(f, kf, extra, &hi, &lo) into hi and lo.
 void LogCore(VectorEmitter& e, const x86::Vec& f, const x86::Vec& kf, const asmjit::Operand_& extra,
              const x86::Vec& hi, const x86::Vec& lo);

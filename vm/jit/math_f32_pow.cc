@@ -34,7 +34,8 @@ Vec Negated(VectorEmitter& e, const Vec& a) {
   return n;
 }
 
-// LogParts(ax, &gh, &gl) into gh and gl.
+}  // namespace
+
 void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
   // subnormal scaling, SplitLog, kf adjustment; f = m - 1
   const Mask subnormal = e.Compare(Cmp::kLT_OQ, ax, e.ConstF(0x1p-126f));
@@ -122,8 +123,6 @@ void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
   e.Add(kl, kl, ll);
   e.Add(gl, ge, kl);
 }
-
-}  // namespace
 
 void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
   const float inf = std::numeric_limits<float>::infinity();

@@ -324,6 +324,9 @@ void UnaryF32(UnaryOp op, int64_t count, const float* in, float* out) {
     case UnaryOp::kAcos:
       AcosF32(in, out, n);
       return;
+    case UnaryOp::kLgamma:
+      LgammaF32(in, out, n);
+      return;
     case UnaryOp::kRelu:
       // The Max rule with b = 0.0f: NaN and -0.0 pass through unchanged.
       for (int64_t i = 0; i < count; ++i) {

@@ -17,63 +17,6 @@
 namespace alea::vm::kernels {
 using namespace math_internal;
 
-namespace {
-
-constexpr float kTwoThirdsHi = 0x1.555556p-1f;
-constexpr float kTwoThirdsLo = -0x1.555556p-26f;  // f32(2/3 - kTwoThirdsHi)
-
-// log(ax) = gh + gl for positive finite ax, to about 2^-40 relative:
-//   ax = 2^k m (SplitLog, subnormals scaled by 2^23 first), f = m - 1 exact;
-//   log m = 2 atanh s = 2 s + s z Q(z), s = f / (2 + f) in [-0.172, 0.172],
-//   z = s^2, Q = 2/3 + z q(z), q = Taylor 2/5 + 2z/7 + ... + 2z^4/13
-//   (truncation z^6 / 15 relative, 2^-39);
-//   2 + f = dh + dl (Fast2Sum); s = sh + sl with sh = f / dh and
-//   sl = fma(-sh, dl, fma(-sh, dh, f)) / dh (the division's exact remainder);
-//   sh^2 = zh + zl, sh zh = ph + pl and ph 2/3 = th + tl exactly (fma);
-//   s z Q = th + small, small = tl + (pl + sh zl) 2/3 + ph (c23lo + zh q)
-//   + 2 zh sl (the first order of sl in s^3 Q);
-//   log m = lh + ll: lh = 2 sh + th (Fast2Sum), ll = its error + (2 sl + small);
-//   k ln 2 = kh + kl (kh = k kLn2A exact); gh + gl = kh + lh by TwoSum, plus
-//   kl + ll.
-void LogParts(float ax, float* gh, float* gl) {
-  bool subnormal = ax < 0x1p-126f;
-  float xs = subnormal ? ax * 0x1p23f : ax;
-  float kf, m;
-  SplitLog(xs, &kf, &m);
-  kf = subnormal ? kf - 23.0f : kf;
-  float f = m - 1.0f;
-  float dh = 2.0f + f;
-  float dl = (2.0f - dh) + f;
-  float sh = f / dh;
-  float sl = std::fma(-sh, dl, std::fma(-sh, dh, f)) / dh;
-  float zh = sh * sh;
-  float zl = std::fma(sh, sh, -zh);
-  float q = 0x1.3b13b2p-3f;             // 2/13
-  q = std::fma(q, zh, 0x1.745d18p-3f);  // 2/11
-  q = std::fma(q, zh, 0x1.c71c72p-3f);  // 2/9
-  q = std::fma(q, zh, 0x1.24924ap-2f);  // 2/7
-  q = std::fma(q, zh, 0x1.99999ap-2f);  // 2/5
-  float ph = sh * zh;
-  float pl = std::fma(sh, zh, -ph);
-  float th = ph * kTwoThirdsHi;
-  float tl = std::fma(ph, kTwoThirdsHi, -th);
-  float small = std::fma(std::fma(sh, zl, pl), kTwoThirdsHi, tl);
-  small = std::fma(ph, std::fma(zh, q, kTwoThirdsLo), small);
-  small = std::fma(zh + zh, sl, small);
-  float s2 = sh + sh;
-  float lh = s2 + th;
-  float ll = (th - (lh - s2)) + ((sl + sl) + small);
-  float kh = kf * kLn2A;
-  float kl = kf * kLn2B;
-  float g = kh + lh;
-  float v = g - kh;
-  float ge = (kh - (g - v)) + (lh - v);
-  *gh = g;
-  *gl = ge + (kl + ll);
-}
-
-}  // namespace
-
 // pow(x, y) as C's powf (C99 Annex F): on ax = |x|, w = y log(ax) = wp + wq
 // (wp = y gh, wq = fma(y, gh, -wp) + y gl; gl holds the series' tail, up to
 // 2^-13 gh), renormalised as wh + wl (Fast2Sum, |wl| <= ulp(wh) / 2); wh

@@ -46,7 +46,8 @@ constexpr UnaryOp kMath[] = {UnaryOp::kExp,   UnaryOp::kLog,   UnaryOp::kTanh,  
                              UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                              UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
                              UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
-                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc};
+                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
+                             UnaryOp::kLgamma};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};
 constexpr int kSentinels = 40;  // more than one zmm of elements
@@ -250,7 +251,7 @@ std::vector<float> MathEdgeValues() {
                            10.1f, 10.0546f, 0x1p23f, 0x1p22f, 2.5f, 0.49999997f,
                            // sin cos tan: quarter turns, the hardest reductions
                            0.7853982f, 1.5707964f, 3.1415927f, 0x1.f9cbe2p+7f, 0x1.2d97c8p+3f,
-                           0x1.4ac55cp+21f, 0.47f, 9.194f};
+                           0x1.4ac55cp+21f, 0.47f, 9.194f, 1.5f, 3.0f, 2.4570382f};
   std::vector<float> v;
   for (uint32_t b : kSpecial) v.push_back(FromBits(b));
   for (float c : centres) {

@@ -1,6 +1,6 @@
 // The math ops added after sigmoid (floor ceil round trunc sign expm1 sinh
-// cosh erf sin cos tan atan asin acos erfc) in fused programs: a chain such as exp(sinh(a) * b)
-// compiles to one kernel on both ISA paths and gives, bit for bit, the reference kernels applied
+// cosh erf sin cos tan atan asin acos erfc lgamma) in fused programs: a chain such as exp(sinh(a) *
+// b) compiles to one kernel on both ISA paths and gives, bit for bit, the reference kernels applied
 // one op at a time (each node rounded to f32 as the unfused chain).
 #include <gtest/gtest.h>
 
@@ -27,7 +27,8 @@ using kernels::UnaryOp;
 constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
                                UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
                                UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
-                               UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc};
+                               UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
+                               UnaryOp::kLgamma};
 
 FusedNode Un(UnaryOp op, uint16_t a) {
   FusedNode n;

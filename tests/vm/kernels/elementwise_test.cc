@@ -604,6 +604,9 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kErfc:
           want[i] = ErfcF32(x);
           break;
+        case UnaryOp::kLgamma:
+          want[i] = LgammaF32(x);
+          break;
       }
     }
     EXPECT_EQ(Canonical(UnaryF32(op, in)), Canonical(want)) << Spelling(op);

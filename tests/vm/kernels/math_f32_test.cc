@@ -43,7 +43,9 @@ std::vector<uint32_t> Sample() {
                             0x1.f9cbe2p+7f, 0x1.2d97c8p+2f, 0x1.2d97c8p+3f, 0x1.4ac55cp+21f,
                             0x1.9a48dep+15f, 0.7853982f, 1.5707964f, 3.1415927f,
                             // erfc: its branch points and the last nonzero results.
-                            0.47f, 10.0546f, 9.194f, 10.1f};
+                            0.47f, 10.0546f, 9.194f, 10.1f,
+                            // lgamma: its zeros and branch points, a negative zero.
+                            1.5f, 3.0f, 2.4570382f, 4.0850e36f};
   for (float c : kCenters) {
     for (float s : {c, -c}) {
       for (int64_t d = -2000; d <= 2000; ++d) {
@@ -62,7 +64,7 @@ void CheckUlp(Fn fn) {
   for (uint32_t b : Sample()) {
     float x = testing::FloatFromBits(b);
     float got = Eval(fn, x);
-    double err = testing::ErrorOf(fn, got, Reference(fn, x, got, /*newton_steps=*/2));
+    double err = testing::ErrorOf(fn, x, got, Reference(fn, x, got, /*newton_steps=*/2));
     if (!(err <= 2.0)) {
       if (++bad <= 5) {
         ADD_FAILURE() << FnName(fn) << "(" << std::hexfloat << x << ") = " << got << ", reference "
@@ -125,6 +127,7 @@ TEST(MathF32Test, AtanWithin2Ulp) { CheckUlp(Fn::kAtan); }
 TEST(MathF32Test, AsinWithin2Ulp) { CheckUlp(Fn::kAsin); }
 TEST(MathF32Test, AcosWithin2Ulp) { CheckUlp(Fn::kAcos); }
 TEST(MathF32Test, ErfcWithin2Ulp) { CheckUlp(Fn::kErfc); }
+TEST(MathF32Test, LgammaWithin2Ulp) { CheckUlp(Fn::kLgamma); }
 
 TEST(MathF32Test, MonotoneOnSample) {
   for (Fn fn : {Fn::kExp, Fn::kLog, Fn::kLog1p, Fn::kTanh, Fn::kErfinv, Fn::kFloor, Fn::kCeil,
@@ -266,6 +269,23 @@ TEST(MathF32Test, ErfSpecialValues) {
   EXPECT_LT(ErfF32(3.5f), 1.0f);
 }
 
+TEST(MathF32Test, LgammaSpecialValues) {
+  ExpectSame(LgammaF32(kNaN), kNaN, "lgamma(nan)");
+  ExpectSame(LgammaF32(kInf), kInf, "lgamma(inf)");
+  ExpectSame(LgammaF32(-kInf), kInf, "lgamma(-inf)");
+  ExpectSame(LgammaF32(0.0f), kInf, "lgamma(0)");
+  ExpectSame(LgammaF32(-0.0f), kInf, "lgamma(-0)");
+  ExpectSame(LgammaF32(-1.0f), kInf, "lgamma(-1)");
+  ExpectSame(LgammaF32(-3e7f), kInf, "lgamma(-3e7)");
+  ExpectSame(LgammaF32(1.0f), 0.0f, "lgamma(1)");
+  ExpectSame(LgammaF32(2.0f), 0.0f, "lgamma(2)");
+  ExpectSame(LgammaF32(3.0f), 0x1.62e430p-1f, "lgamma(3)");  // log 2
+  ExpectSame(LgammaF32(3e38f), kInf, "lgamma(3e38)");
+  EXPECT_TRUE(std::isfinite(LgammaF32(4.0e36f)));
+  ExpectSame(LgammaF32(kMinSub), 0x1.9d1da0p+6f, "lgamma(min subnormal)");  // -log
+  ExpectSame(LgammaF32(-kMinSub), 0x1.9d1da0p+6f, "lgamma(-min subnormal)");
+}
+
 TEST(MathF32Test, ErfcSpecialValues) {
   ExpectSame(ErfcF32(kNaN), kNaN, "erfc(nan)");
   ExpectSame(ErfcF32(kInf), 0.0f, "erfc(inf)");
@@ -359,12 +379,12 @@ TEST(MathF32Test, BatchFormsMatchScalar) {
   using Batch = void (*)(const float*, float*, size_t);
   using Scalar = float (*)(float);
   const std::pair<Batch, Scalar> kPairs[] = {
-      {ExpF32, ExpF32},         {LogF32, LogF32},       {Log1pF32, Log1pF32}, {TanhF32, TanhF32},
-      {SigmoidF32, SigmoidF32}, {ErfinvF32, ErfinvF32}, {FloorF32, FloorF32}, {CeilF32, CeilF32},
-      {RoundF32, RoundF32},     {TruncF32, TruncF32},   {SignF32, SignF32},   {Expm1F32, Expm1F32},
-      {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32},     {SinF32, SinF32},
-      {CosF32, CosF32},         {TanF32, TanF32},       {AtanF32, AtanF32},   {AsinF32, AsinF32},
-      {AcosF32, AcosF32},       {ErfcF32, ErfcF32}};
+      {ExpF32, ExpF32},         {LogF32, LogF32},       {Log1pF32, Log1pF32},  {TanhF32, TanhF32},
+      {SigmoidF32, SigmoidF32}, {ErfinvF32, ErfinvF32}, {FloorF32, FloorF32},  {CeilF32, CeilF32},
+      {RoundF32, RoundF32},     {TruncF32, TruncF32},   {SignF32, SignF32},    {Expm1F32, Expm1F32},
+      {SinhF32, SinhF32},       {CoshF32, CoshF32},     {ErfF32, ErfF32},      {SinF32, SinF32},
+      {CosF32, CosF32},         {TanF32, TanF32},       {AtanF32, AtanF32},    {AsinF32, AsinF32},
+      {AcosF32, AcosF32},       {ErfcF32, ErfcF32},     {LgammaF32, LgammaF32}};
   for (const auto& [batch, scalar] : kPairs) {
     batch(in.data(), out.data(), in.size());
     for (size_t i = 0; i < in.size(); ++i) {

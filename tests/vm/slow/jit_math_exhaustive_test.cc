@@ -132,6 +132,7 @@ TEST(JitMathExhaustiveTest, Atan) { CheckAll(UnaryOp::kAtan); }
 TEST(JitMathExhaustiveTest, Asin) { CheckAll(UnaryOp::kAsin); }
 TEST(JitMathExhaustiveTest, Acos) { CheckAll(UnaryOp::kAcos); }
 TEST(JitMathExhaustiveTest, Erfc) { CheckAll(UnaryOp::kErfc); }
+TEST(JitMathExhaustiveTest, Lgamma) { CheckAll(UnaryOp::kLgamma); }
 
 }  // namespace
 }  // namespace alea::vm::jit

@@ -109,7 +109,7 @@ Stats Sweep(Fn fn) {
                     ? 0.0
                     : std::numeric_limits<double>::infinity();
         } else {
-          err = ErrorOf(fn, got, Reference(fn, x, got));
+          err = ErrorOf(fn, x, got, Reference(fn, x, got));
         }
         if (!(err <= 2.0)) {
           if (local.over_bound++ == 0) local.first_over = b;
@@ -169,6 +169,7 @@ TEST(MathF32ExhaustiveTest, Atan) { CheckAll(Fn::kAtan); }
 TEST(MathF32ExhaustiveTest, Asin) { CheckAll(Fn::kAsin); }
 TEST(MathF32ExhaustiveTest, Acos) { CheckAll(Fn::kAcos); }
 TEST(MathF32ExhaustiveTest, Erfc) { CheckAll(Fn::kErfc); }
+TEST(MathF32ExhaustiveTest, Lgamma) { CheckAll(Fn::kLgamma); }
 
 }  // namespace
 }  // namespace alea::vm::kernels
