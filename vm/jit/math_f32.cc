@@ -203,10 +203,10 @@ void EmitTanhF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec r = e.NewVec();
   e.Fnma(r, q, d, e.ConstF(2.0f));
   e.Fnma(r, q, derr, r);
-  // large = 1 - (q + r / d)
+  // large = 1 - fma(r, 0.5 * q, q)
   Vec large = e.NewVec();
-  e.Div(large, r, d);
-  e.Add(large, q, large);
+  e.Mul(large, q, e.ConstF(0.5f));
+  e.Fma(large, r, large, q);
   e.Sub(large, one, large);
 
   // y = a < 0.75 ? small : large; y = WithSign(y, x)
