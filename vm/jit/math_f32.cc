@@ -33,8 +33,6 @@ using Cmp = x86::VCmpImm;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr uint32_t kNaNBits = 0x7fc00000u;  // std::numeric_limits<float>::quiet_NaN()
-constexpr uint32_t kSignBit = 0x80000000u;
-constexpr uint32_t kAbsMask = 0x7fffffffu;
 
 // The reference's constants (kernels/math_f32.cc), by the same names.
 constexpr float kLn2Hi = 0x1.62e430p-1f;
@@ -43,8 +41,6 @@ constexpr float kLog2e = 0x1.715476p+0f;
 constexpr float kRoundMagic = 0x1.8p+23f;
 constexpr float kLn2A = 0x1.62e400p-1f;
 constexpr float kLn2B = 0x1.7f7d1cp-20f;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 }  // namespace
 

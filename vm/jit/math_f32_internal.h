@@ -4,11 +4,25 @@
 #ifndef ALEA_VM_JIT_MATH_F32_INTERNAL_H_
 #define ALEA_VM_JIT_MATH_F32_INTERNAL_H_
 
+#include <bit>
 #include <cstdint>
 
 #include "vm/jit/codegen.h"
 
 namespace alea::vm::jit::codegen {
+
+inline constexpr uint32_t kSignBit = 0x80000000u;
+inline constexpr uint32_t kAbsMask = 0x7fffffffu;
+
+inline uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
+
+// y = WithSign(y, x) in place.
+inline void CopySign(VectorEmitter& e, const x86::Vec& y, const x86::Vec& x) {
+  e.AndBits(y, y, e.Const(kAbsMask));
+  x86::Vec sign = e.NewVec();
+  e.AndBits(sign, x, e.Const(kSignBit));
+  e.OrBits(y, y, sign);
+}
 
 // ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89] (or to
 // 90 with k_offset = -1). dst may alias x.

@@ -16,14 +16,10 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kSignBit = 0x80000000u;
-constexpr uint32_t kAbsMask = 0x7fffffffu;
 constexpr float kHalfLog2PiHi = 0x1.d67f1cp-1f;
 constexpr float kHalfLog2PiLo = 0x1.0c97d6p-26f;
 constexpr float kLogPiHi = 0x1.250d04p+0f;
 constexpr float kLogPiLo = 0x1.1cf438p-25f;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 // Horner with per-lane coefficients: p = lo[0] or hi[0]; p = fma(p, u, c_i).
 void HornerSelect(VectorEmitter& e, const Vec& p, const Mask& first, const Vec& u,

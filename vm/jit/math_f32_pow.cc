@@ -17,15 +17,11 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kSignBit = 0x80000000u;
-constexpr uint32_t kAbsMask = 0x7fffffffu;
 constexpr uint32_t kNaNBits = 0x7fc00000u;
 constexpr float kLn2A = 0x1.62e400p-1f;
 constexpr float kLn2B = 0x1.7f7d1cp-20f;
 constexpr float kTwoThirdsHi = 0x1.555556p-1f;
 constexpr float kTwoThirdsLo = -0x1.555556p-26f;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 // dst = -a (a fresh register).
 Vec Negated(VectorEmitter& e, const Vec& a) {

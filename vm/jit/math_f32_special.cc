@@ -16,14 +16,10 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kSignBit = 0x80000000u;
-constexpr uint32_t kAbsMask = 0x7fffffffu;
 constexpr float kLn2Hi = 0x1.62e430p-1f;
 constexpr float kLn2Lo = -0x1.05c610p-29f;
 constexpr float kLog2e = 0x1.715476p+0f;
 constexpr float kRoundMagic = 0x1.8p+23f;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 // ErfSmall(a) into dst.
 void ErfSmall(VectorEmitter& e, const Vec& dst, const Vec& a) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "vm/jit/codegen.h"
+#include "vm/jit/math_f32_internal.h"
 
 namespace alea::vm::jit::codegen {
 namespace {
@@ -16,8 +17,6 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kSignBit = 0x80000000u;
-constexpr uint32_t kAbsMask = 0x7fffffffu;
 constexpr uint32_t kNaNBits = 0x7fc00000u;
 constexpr float kRoundMagic = 0x1.8p+23f;
 constexpr float kTrigLimit = 0x1p22f;
@@ -29,8 +28,6 @@ constexpr float kPio2Hi = 0x1.921fb6p+0f;
 constexpr float kPio2Lo = -0x1.777a5cp-25f;
 constexpr float kPiHi = 0x1.921fb6p+1f;
 constexpr float kPiLo = -0x1.777a5cp-24f;
-
-uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
 
 // What the three functions share: a = |x|, Reduce(a) into hi, lo and the
 // quadrant bits k, r = hi + lo, z = r * r.
@@ -263,14 +260,6 @@ void AsinCore(VectorEmitter& e, const Vec& corr, const Vec& t, const Vec& a) {
   }
   e.Mul(corr, t, u);
   e.Fma(corr, corr, q, sl);
-}
-
-// y = WithSign(y, x) in place.
-void CopySign(VectorEmitter& e, const Vec& y, const Vec& x) {
-  e.AndBits(y, y, e.Const(kAbsMask));
-  Vec sign = e.NewVec();
-  e.AndBits(sign, x, e.Const(kSignBit));
-  e.OrBits(y, y, sign);
 }
 
 }  // namespace
