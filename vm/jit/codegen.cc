@@ -187,8 +187,23 @@ void VectorEmitter::SetTailMask() {
   }
 }
 
+// Software prefetch distances (bytes ahead of the access) for the main-loop
+// loads and stores. The hardware prefetchers stop at each 4 KiB page, so a
+// kernel whose per-vector work takes tens of cycles (tanh, sin, atan2) waited
+// for DRAM at every page of a large operand: tanh over 10^7 f32 took 14 ms on
+// one core, 0.67 ns per element in cache plus 0.4 of memory, not overlapped.
+// Prefetching across the boundary overlaps the two (7 ms); 2 KiB for loads
+// and 1 KiB for the destination (prefetchw, so the line arrives writable)
+// were the best of 1-8 KiB. A prefetch never faults, so reading past the end
+// of a buffer is harmless; on CPUs without PRFCHW, prefetchw is a NOP.
+constexpr int kLoadPrefetchBytes = 2048;
+constexpr int kStorePrefetchBytes = 1024;
+
 void VectorEmitter::Load(const x86::Vec& dst, const x86::Mem& m, bool tail) {
   if (!tail) {
+    x86::Mem ahead = m;
+    ahead.addOffset(kLoadPrefetchBytes);
+    cc_.prefetcht0(ahead);
     cc_.vmovups(dst, m);
   } else if (avx512_) {
     cc_.k(tail_k_).z().vmovups(dst, m);
@@ -199,6 +214,9 @@ void VectorEmitter::Load(const x86::Vec& dst, const x86::Mem& m, bool tail) {
 
 void VectorEmitter::Store(const x86::Mem& m, const x86::Vec& v, bool tail) {
   if (!tail) {
+    x86::Mem ahead = m;
+    ahead.addOffset(kStorePrefetchBytes);
+    cc_.prefetchw(ahead);
     cc_.vmovups(m, v);
   } else if (avx512_) {
     cc_.k(tail_k_).vmovups(m, v);
