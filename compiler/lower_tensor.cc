@@ -100,6 +100,8 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
       return Elementwise{Op::SIGN_T, false};
     case BuiltinId::kExpm1Tensor:
       return Elementwise{Op::EXPM1_T, false};
+    case BuiltinId::kLog1pTensor:
+      return Elementwise{Op::LOG1P_T, false};
     case BuiltinId::kSinhTensor:
       return Elementwise{Op::SINH_T, false};
     case BuiltinId::kCoshTensor:

@@ -263,6 +263,7 @@ bool VectorEmitter::SupportsUnary(UnaryOp op) {
     case UnaryOp::kTrunc:
     case UnaryOp::kSign:
     case UnaryOp::kExpm1:
+    case UnaryOp::kLog1p:
     case UnaryOp::kSinh:
     case UnaryOp::kCosh:
     case UnaryOp::kErf:
@@ -365,6 +366,9 @@ void VectorEmitter::Unary(UnaryOp op, const x86::Vec& dst, const x86::Vec& x) {
       return;
     case UnaryOp::kExpm1:
       EmitExpm1F32(*this, dst, x);
+      return;
+    case UnaryOp::kLog1p:
+      EmitLog1pF32(*this, dst, x);
       return;
     case UnaryOp::kSinh:
       EmitSinhF32(*this, dst, x);

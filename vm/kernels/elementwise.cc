@@ -294,6 +294,9 @@ void UnaryF32(UnaryOp op, int64_t count, const float* in, float* out) {
     case UnaryOp::kExpm1:
       Expm1F32(in, out, n);
       return;
+    case UnaryOp::kLog1p:
+      Log1pF32(in, out, n);
+      return;
     case UnaryOp::kSinh:
       SinhF32(in, out, n);
       return;

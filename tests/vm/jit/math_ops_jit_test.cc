@@ -28,7 +28,7 @@ constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound
                                UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
                                UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
                                UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
-                               UnaryOp::kLgamma};
+                               UnaryOp::kLgamma, UnaryOp::kLog1p};
 
 FusedNode Un(UnaryOp op, uint16_t a) {
   FusedNode n;

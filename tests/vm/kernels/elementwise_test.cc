@@ -574,6 +574,9 @@ TEST(ElementwiseUnary, F32MatchesSpec) {
         case UnaryOp::kExpm1:
           want[i] = Expm1F32(x);
           break;
+        case UnaryOp::kLog1p:
+          want[i] = Log1pF32(x);
+          break;
         case UnaryOp::kSinh:
           want[i] = SinhF32(x);
           break;

@@ -122,6 +122,7 @@ TEST(JitMathExhaustiveTest, Round) { CheckAll(UnaryOp::kRound); }
 TEST(JitMathExhaustiveTest, Trunc) { CheckAll(UnaryOp::kTrunc); }
 TEST(JitMathExhaustiveTest, Sign) { CheckAll(UnaryOp::kSign); }
 TEST(JitMathExhaustiveTest, Expm1) { CheckAll(UnaryOp::kExpm1); }
+TEST(JitMathExhaustiveTest, Log1p) { CheckAll(UnaryOp::kLog1p); }
 TEST(JitMathExhaustiveTest, Sinh) { CheckAll(UnaryOp::kSinh); }
 TEST(JitMathExhaustiveTest, Cosh) { CheckAll(UnaryOp::kCosh); }
 TEST(JitMathExhaustiveTest, Erf) { CheckAll(UnaryOp::kErf); }
