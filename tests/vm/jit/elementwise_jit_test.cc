@@ -42,11 +42,11 @@ constexpr UnaryOp kUnaries[] = {
 #undef ALEA_BINARY
 #undef ALEA_UNARY
 };
-constexpr UnaryOp kMath[] = {UnaryOp::kExp,   UnaryOp::kLog,   UnaryOp::kTanh,  UnaryOp::kSigmoid,
-                             UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
-                             UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
-                             UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
-                             UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
+constexpr UnaryOp kMath[] = {UnaryOp::kExp,    UnaryOp::kLog,   UnaryOp::kTanh,  UnaryOp::kSigmoid,
+                             UnaryOp::kFloor,  UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
+                             UnaryOp::kSign,   UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
+                             UnaryOp::kErf,    UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
+                             UnaryOp::kAtan,   UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
                              UnaryOp::kLgamma, UnaryOp::kLog1p};
 constexpr Layout kLayouts[] = {Layout::kVectorVector, Layout::kVectorScalar, Layout::kScalarVector};
 constexpr int64_t kSizes[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 1000, 100003};

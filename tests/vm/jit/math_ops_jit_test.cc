@@ -24,10 +24,10 @@ using namespace jit::testing_values;  // NOLINT: the shared test values
 using kernels::BinaryOp;
 using kernels::UnaryOp;
 
-constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor, UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
-                               UnaryOp::kSign,  UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
-                               UnaryOp::kErf,   UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
-                               UnaryOp::kAtan,  UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
+constexpr UnaryOp kNewOps[] = {UnaryOp::kFloor,  UnaryOp::kCeil,  UnaryOp::kRound, UnaryOp::kTrunc,
+                               UnaryOp::kSign,   UnaryOp::kExpm1, UnaryOp::kSinh,  UnaryOp::kCosh,
+                               UnaryOp::kErf,    UnaryOp::kSin,   UnaryOp::kCos,   UnaryOp::kTan,
+                               UnaryOp::kAtan,   UnaryOp::kAsin,  UnaryOp::kAcos,  UnaryOp::kErfc,
                                UnaryOp::kLgamma, UnaryOp::kLog1p};
 
 FusedNode Un(UnaryOp op, uint16_t a) {
