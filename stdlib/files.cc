@@ -1,16 +1,19 @@
 // File natives: text, CSV (vm/csv.h) and the atomic writes of vm/files.h.
 #include "vm/files.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "stdlib/natives.h"
 #include "vm/csv.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
+#include "vm/utf8.h"
 
 namespace alea::stdlib {
 
@@ -38,8 +41,22 @@ absl::Status WriteAll(vm::NativeContext& ctx, const char* builtin, const std::st
 }  // namespace
 
 absl::StatusOr<Value> Native_read_text(vm::NativeContext& ctx, const Value* args) {
-  absl::StatusOr<std::string> text = vm::ReadFile(PathOf(args[0]));
+  const std::string path = PathOf(args[0]);
+  absl::StatusOr<std::string> text = vm::ReadFile(path);
   if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "read_text", text.status().message());
+  // Every Str is UTF-8 (chars, slicing and printing rely on it), so a file
+  // that is not is refused where it stops being UTF-8, as a text editor
+  // would place it: line and column (in characters) from 1.
+  if (const size_t bad = vm::FirstInvalidUtf8(*text); bad < text->size()) {
+    const absl::string_view before = absl::string_view(*text).substr(0, bad);
+    const size_t line_start = before.rfind('\n') + 1;  // npos + 1 == 0
+    size_t column = 1;
+    for (size_t i = line_start; i < bad; i += vm::Utf8SequenceLength(*text, i)) ++column;
+    return ctx.Fail(RuntimeErrorId::kFileRead, "read_text",
+                    absl::StrFormat("%s:%d:%d: not UTF-8 text: byte 0x%02X starts no character",
+                                    path, std::count(before.begin(), before.end(), '\n') + 1,
+                                    column, static_cast<unsigned char>((*text)[bad])));
+  }
   absl::StatusOr<Object*> s = ctx.NewStr(*text);
   if (!s.ok()) return s.status();
   return FromObject(*s);

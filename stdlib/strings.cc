@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "stdlib/natives.h"
 #include "stdlib/prelude_values.h"
+#include "vm/utf8.h"
 
 namespace alea::stdlib {
 
@@ -55,15 +56,12 @@ absl::StatusOr<Value> NewStr(vm::NativeContext& ctx, std::string_view text) {
   return FromObject(*s);
 }
 
-// The bytes of the UTF-8 character at s[i] (1 for a byte that starts none).
+// The bytes of the UTF-8 character at s[i]. A Str from the host (the
+// embedding API, `main`'s arguments) may hold bytes that start none: each is
+// then a character of its own, so nothing is lost or cut further.
 size_t CharLength(std::string_view s, size_t i) {
-  const unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
-  if (i + n > s.size()) return 1;
-  for (size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 1;
-  }
-  return n;
+  const size_t n = vm::Utf8SequenceLength(s, i);
+  return n == 0 ? 1 : n;
 }
 
 std::string_view Trimmed(std::string_view s) {
