@@ -1,6 +1,7 @@
 // Calls (direct, closures, tail calls), operators and builtins. Every overload
 // is resolved in the specialization being compiled: Expr::builtin when the
 // type checker fixed it, else ResolveOverload on the substituted site type.
+#include <cassert>
 #include <limits>
 #include <string_view>
 
@@ -411,7 +412,11 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
   auto native = [&](const char* name, std::vector<const Type*> descs) {
     std::vector<NativeArg> native_args;
     for (int a : args) native_args.push_back(NativeArg::Reg(a));
-    if (OwnsFirstOperand(id) && (owned & 1) != 0) {
+    // The arguments were evaluated by OwnsFirstOperand(id), before the native
+    // was chosen; natives.def says what the native does. They must agree
+    // (checked in the sanitizer build, which keeps asserts).
+    assert(OwnsFirstOperand(id) == NativeOwnsFirst(name));
+    if (NativeOwnsFirst(name) && (owned & 1) != 0) {
       native_args[0].moved = true;
       if (consumed != nullptr) *consumed |= 1;
     }
