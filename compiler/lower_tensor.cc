@@ -364,6 +364,24 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kSaveNpy:
       CallNative("t_save_npy", {reg(arg(0)), reg(arg(1))}, result_ref, dst, at);
       return true;
+    case BuiltinId::kCumsum:
+      if (arg(1) < 0) {
+        CallNative("t_cumsum", {reg(arg(0))}, true, dst, at);
+      } else {
+        CallNative("t_cumsum_axis", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      }
+      return true;
+    case BuiltinId::kSearchSortedInt:
+    case BuiltinId::kSearchSortedFloat: {
+      // The scalar is a 0-d tensor of the sorted tensor's dtype, so the
+      // result is 0-d, as NumPy's searchsorted of a scalar.
+      const bool is_float = id == BuiltinId::kSearchSortedFloat;
+      int value = scalar(arg(1), StaticDType(site->args[0]), is_float);
+      CallNative("t_searchsorted", {reg(arg(0)), reg(value)}, true, dst, at);
+      Release(value);
+      SetTop(mark);
+      return true;
+    }
     case BuiltinId::kWhere:
     case BuiltinId::kWhereTensorInt:
     case BuiltinId::kWhereIntTensor:

@@ -261,6 +261,19 @@ Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t ax
   return out;
 }
 
+std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> shape,
+                                   int64_t axis) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    cx.Fail(RuntimeErrorId::kAxisOutOfRange, axis, ShapeString(shape));
+    return std::nullopt;
+  }
+  int64_t outer = 1;
+  for (int64_t d = 0; d < a; ++d) outer *= shape[d];
+  return AxisView{a, outer, shape[a], CountFrom(shape, a + 1)};
+}
+
 Shape ShapeFromIntArray(Value array) {
   const Object* a = AsObject(array);
   Shape shape(a->length);

@@ -100,6 +100,15 @@ Shape ShapeFromIntArray(Value array);
 // NumPy's rule over any number of shapes: aligned from the right, each
 // dimension equal or 1. A 1 against a 0 gives 0 (the 1 is the broadcast one).
 bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Shape* out);
+// A tensor viewed around one axis as [outer, n, inner] (the kernels' view).
+struct AxisView {
+  int64_t axis;  // from 0
+  int64_t outer, n, inner;
+};
+// `axis` of `shape` counted from 0, or from the end when negative; nullopt
+// after recording kAxisOutOfRange (a 0-d tensor has no axis).
+std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> shape,
+                                   int64_t axis);
 
 // ---- Elementwise (tensor_ops.cc) ----
 // a op b, broadcasting; both have one dtype (the compiler guarantees it).
@@ -169,6 +178,28 @@ Object* Index(TensorContext& cx, const Object* x, int64_t i);
 Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi);
 // Joins tensors of one dtype along `axis` (negative counts from the end).
 Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis);
+
+// ---- Indexing by a tensor, scans, sorting (tensor_take.cc, tensor_scan.cc,
+// tensor_sort.cc): NumPy's take, cumsum, argsort, sort, searchsorted ----
+// np.take(x, idx, axis): x of any dtype, idx i32 of any shape (0-d
+// included); the result's shape is x's with the axis replaced by idx's
+// shape. An index outside [0, size) is kTakeIndex (negative ones too: they do
+// not count from the end); with no element before the axis none is checked,
+// as np.take.
+Object* Take(TensorContext& cx, const Object* x, const Object* idx, int64_t axis);
+// np.cumsum: of the flattened tensor (a 1-d result) when `axis` is empty,
+// else along it (same shape). f32, i32, u32 (kernels/scan.h); an i32 step
+// out of range is kOverflowCumsum naming the element's index.
+Object* CumSum(TensorContext& cx, const Object* x, std::optional<int64_t> axis);
+// np.argsort(x, axis, kind='stable') as i32, and np.sort (kernels/sort.h's
+// order: NaN last, -0.0 == 0.0). An axis longer than 2^31 - 1 is
+// kI32IndexRange.
+Object* ArgSort(TensorContext& cx, const Object* x, int64_t axis);
+Object* Sort(TensorContext& cx, const Object* x, int64_t axis);
+// np.searchsorted(sorted, values) (side='left'): an i32 tensor of values'
+// shape. `sorted` must be 1-d (kSearchSortedRank) and is not checked to be
+// sorted; both have one dtype, not bool.
+Object* SearchSorted(TensorContext& cx, const Object* sorted, const Object* values);
 
 }  // namespace alea::vm
 
