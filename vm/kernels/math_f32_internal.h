@@ -1,7 +1,8 @@
 // Internal to the f32 math files (math_f32*.cc): the helpers and cores they
 // share (bit access, the exact hi + lo steps, exp's and log's reductions, the
-// coefficient tables of the two-piece polynomials). The JIT mirrors each core
-// in vm/jit/math_f32_internal.h, operation for operation.
+// coefficient tables of the two-piece polynomials). The JIT mirrors each
+// helper in vm/jit/math_f32_internal.h, operation for operation, and reads
+// the constants and tables from here.
 #ifndef ALEA_VM_KERNELS_MATH_F32_INTERNAL_H_
 #define ALEA_VM_KERNELS_MATH_F32_INTERNAL_H_
 
@@ -97,7 +98,7 @@ inline float HornerSelect(bool first, float u, const float (&if_first)[N],
 }
 
 // The coefficient tables of the HornerSelect polynomials, highest degree
-// first.
+// first, read by the reference functions and by their JIT versions alike.
 // erfinv's tail g(u) (math_f32.cc): s < 2 (centre 1.5) and s >= 2 (centre 3).
 inline constexpr float kErfinvTailNear[10] = {
     0x1.c55c14p-17f, -0x1.7855acp-14f, -0x1.ff34fep-16f, 0x1.337a84p-11f, 0x1.bbe846p-12f,
