@@ -20,7 +20,6 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
-#include <limits>
 
 #include "vm/jit/codegen.h"
 #include "vm/jit/math_f32_internal.h"
@@ -31,52 +30,47 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr uint32_t kNaNBits = 0x7fc00000u;  // std::numeric_limits<float>::quiet_NaN()
-
-// The reference's constants (kernels/math_f32.cc), by the same names.
-constexpr float kLn2Hi = 0x1.62e430p-1f;
-constexpr float kLn2Lo = -0x1.05c610p-29f;
-constexpr float kLog2e = 0x1.715476p+0f;
-constexpr float kRoundMagic = 0x1.8p+23f;
-constexpr float kLn2A = 0x1.62e400p-1f;
-constexpr float kLn2B = 0x1.7f7d1cp-20f;
-
 }  // namespace
+
+// ReduceExp(x): biased = x * kLog2e + kRoundMagic; kf = biased - kRoundMagic;
+// rh = fma(kf, -kLn2Hi, x).
+ExpReduction ReduceExp(VectorEmitter& e, const Vec& x) {
+  ExpReduction d{e.NewVec(), e.NewVec(), e.NewVec()};
+  e.Mul(d.biased, x, e.ConstF(kLog2e));
+  e.Add(d.biased, d.biased, e.ConstF(kRoundMagic));
+  e.Sub(d.kf, d.biased, e.ConstF(kRoundMagic));
+  e.Fma(d.rh, d.kf, e.ConstF(-kLn2Hi), x);
+  return d;
+}
+
+// Expm1Remainder(r): q = 1/8!; q = fma(q, r, c) down to 1/2.
+Vec Expm1Remainder(VectorEmitter& e, const Vec& r) {
+  Vec q = e.ConstReg(Bits(0x1.a01a02p-16f));
+  for (float c : {0x1.a01a02p-13f, 0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f,
+                  0x1.0p-1f}) {
+    e.Fma(q, q, r, e.ConstF(c));
+  }
+  return q;
+}
 
 // ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89].
 void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
-  // biased = x * kLog2e + kRoundMagic; kf = biased - kRoundMagic
-  Vec biased = e.NewVec();
-  e.Mul(biased, x, e.ConstF(kLog2e));
-  e.Add(biased, biased, e.ConstF(kRoundMagic));
-  Vec kf = e.NewVec();
-  e.Sub(kf, biased, e.ConstF(kRoundMagic));
-  // r = fma(kf, -kLn2Hi, x); r = fma(kf, -kLn2Lo, r)
+  // kf, rh = ReduceExp(x); r = fma(kf, -kLn2Lo, rh)
+  ExpReduction d = ReduceExp(e, x);
   Vec r = e.NewVec();
-  e.Fma(r, kf, e.ConstF(-kLn2Hi), x);
-  e.Fma(r, kf, e.ConstF(-kLn2Lo), r);
+  e.Fma(r, d.kf, e.ConstF(-kLn2Lo), d.rh);
   // p = 1/5040; p = fma(p, r, c) down to the two 1s.
   Vec p = e.ConstReg(Bits(0x1.a01a02p-13f));
   for (float c :
        {0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f, 0x1.0p-1f, 1.0f, 1.0f}) {
     e.Fma(p, p, r, e.ConstF(c));
   }
-  // k = Bits(biased) - Bits(kRoundMagic) + k_offset; k1 = k >> 1; k2 = k - k1
+  // s1, s2 = SplitPow2(KFromBiased(biased) + k_offset); (p * s1) * s2
   Vec k = e.NewVec();
-  e.SubI32(k, biased, e.Const(Bits(kRoundMagic) - static_cast<uint32_t>(k_offset)));
-  Vec k1 = e.NewVec();
-  e.ShiftRightArithmeticI32(k1, k, 1);
-  Vec k2 = e.NewVec();
-  e.SubI32(k2, k, k1);
-  // s1 = (k1 + 127) << 23; s2 = (k2 + 127) << 23
+  KFromBiased(e, k, d.biased, k_offset);
   Vec s1 = e.NewVec();
-  e.AddI32(s1, k1, e.Const(127));
-  e.ShiftLeftI32(s1, s1, 23);
   Vec s2 = e.NewVec();
-  e.AddI32(s2, k2, e.Const(127));
-  e.ShiftLeftI32(s2, s2, 23);
-  // (p * s1) * s2
+  SplitPow2(e, k, s1, s2);
   e.Mul(dst, p, s1);
   e.Mul(dst, dst, s2);
 }
@@ -100,6 +94,22 @@ void SplitLog(VectorEmitter& e, const Vec& x, const Vec& kf, const Vec& m) {
   e.ShiftLeftI32(shifted, k, 23);
   e.SubI32(m, x, shifted);
   e.ConvertFromI32(kf, k);
+}
+
+// SplitLogWithSubnormals(x, &kf, &f).
+void SplitLogWithSubnormals(VectorEmitter& e, const Vec& x, const Vec& kf, const Vec& f) {
+  // subnormal = x < 2^-126; xs = subnormal ? x * 2^23 : x
+  const Mask subnormal = e.Compare(Cmp::kLT_OQ, x, e.ConstF(0x1p-126f));
+  Vec xs = e.NewVec();
+  e.Mul(xs, x, e.ConstF(0x1p23f));
+  e.Select(xs, subnormal, xs, x);
+  Vec m = e.NewVec();
+  SplitLog(e, xs, kf, m);
+  // kf = subnormal ? kf - 23 : kf; f = m - 1
+  Vec lowered = e.NewVec();
+  e.Sub(lowered, kf, e.ConstF(23.0f));
+  e.Select(kf, subnormal, lowered, kf);
+  e.Sub(f, m, e.ConstF(1.0f));
 }
 
 // LogCore(f, kf, extra, &hi, &lo).
@@ -135,21 +145,10 @@ void EmitExpF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
 }
 
 void EmitLogF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  // subnormal = x < 2^-126; xs = subnormal ? x * 2^23 : x
-  const Mask subnormal = e.Compare(Cmp::kLT_OQ, x, e.ConstF(0x1p-126f));
-  Vec xs = e.NewVec();
-  e.Mul(xs, x, e.ConstF(0x1p23f));
-  e.Select(xs, subnormal, xs, x);
+  // SplitLogWithSubnormals(x, &kf, &f); LogCore(f, kf, 0); y = hi + (f + lo)
   Vec kf = e.NewVec();
-  Vec m = e.NewVec();
-  SplitLog(e, xs, kf, m);
-  // kf = subnormal ? kf - 23 : kf
-  Vec lowered = e.NewVec();
-  e.Sub(lowered, kf, e.ConstF(23.0f));
-  e.Select(kf, subnormal, lowered, kf);
-  // f = m - 1; LogCore(f, kf, 0); y = hi + (f + lo)
   Vec f = e.NewVec();
-  e.Sub(f, m, e.ConstF(1.0f));
+  SplitLogWithSubnormals(e, x, kf, f);
   Vec hi = e.NewVec();
   Vec lo = e.NewVec();
   LogCore(e, f, kf, e.ConstF(0.0f), hi, lo);
@@ -165,8 +164,7 @@ void EmitLogF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
 
 void EmitTanhF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   // a = Abs(x); z = a * a
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   Vec z = e.NewVec();
   e.Mul(z, a, a);
   // p = c0; p = fma(p, z, c) ...; small = fma(a * z, p, a)
@@ -208,18 +206,12 @@ void EmitTanhF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   // y = a < 0.75 ? small : large; y = WithSign(y, x)
   Vec y = e.NewVec();
   e.Select(y, e.Compare(Cmp::kLT_OQ, a, e.ConstF(0.75f)), small, large);
-  e.AndBits(y, y, e.Const(kAbsMask));
-  Vec sign = e.NewVec();
-  e.AndBits(sign, x, e.Const(kSignBit));
-  e.OrBits(y, y, sign);
-  e.Select(dst, e.IsNaN(x), x, y);
+  OddResult(e, dst, x, y);
 }
 
 void EmitSigmoidF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   // E = ExpCore(ClampExpArg(-Abs(x)))
-  Vec neg_abs = e.NewVec();
-  e.AndBits(neg_abs, x, e.Const(kAbsMask));
-  e.XorBits(neg_abs, neg_abs, e.Const(kSignBit));
+  Vec neg_abs = Negated(e, Abs(e, x));
   Vec big_e = e.NewVec();
   ExpCore(e, big_e, ClampExpArg(e, neg_abs));
   // d = 1 + E; derr = E - (d - 1)
@@ -287,9 +279,7 @@ void EmitLog1pF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
 }
 
 void EmitErfinvF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  // a = Abs(x)
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   // Region a <= 0.75: t = a * a; rp = Horner(t); central = fma(a, kC0, a * rp)
   Vec t = e.NewVec();
   e.Mul(t, a, a);
@@ -321,53 +311,33 @@ void EmitErfinvF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec lhi = e.NewVec();
   Vec llo = e.NewVec();
   LogCore(e, lf, kf, extra, lhi, llo);
-  // lmid = lf + llo; lmid_err = llo - (lmid - lf)
+  // lmid, lmid_err = Fast2Sum(lf, llo); lsum, lsum_err = Fast2Sum(lhi, lmid);
+  // lsum_err = lsum_err + lmid_err
   Vec lmid = e.NewVec();
-  e.Add(lmid, lf, llo);
   Vec lmid_err = e.NewVec();
-  e.Sub(lmid_err, lmid, lf);
-  e.Sub(lmid_err, llo, lmid_err);
-  // lsum = lhi + lmid; lsum_err = (lmid - (lsum - lhi)) + lmid_err
+  Fast2Sum(e, lmid, lmid_err, lf, llo);
   Vec lsum = e.NewVec();
-  e.Add(lsum, lhi, lmid);
   Vec lsum_err = e.NewVec();
-  e.Sub(lsum_err, lsum, lhi);
-  e.Sub(lsum_err, lmid, lsum_err);
+  Fast2Sum(e, lsum, lsum_err, lhi, lmid);
   e.Add(lsum_err, lsum_err, lmid_err);
   // wh = -lsum; wl = -lsum_err
   Vec wh = e.NewVec();
   e.XorBits(wh, lsum, e.Const(kSignBit));
   Vec wl = e.NewVec();
   e.XorBits(wl, lsum_err, e.Const(kSignBit));
-  // s = sqrt(wh); slo = (fma(-s, s, wh) + wl) / (s + s)
+  // s + slo = SqrtWithCorrection(wh, wl)
   Vec s = e.NewVec();
-  e.cc().vsqrtps(s, wh);
   Vec slo = e.NewVec();
-  e.Fnma(slo, s, s, wh);
-  e.Add(slo, slo, wl);
-  Vec two_s = e.NewVec();
-  e.Add(two_s, s, s);
-  e.Div(slo, slo, two_s);
+  SqrtWithCorrection(e, s, slo, wh, wl);
   // near = s < 2; u = s - (near ? 1.5 : 3)
   const Mask near = e.Compare(Cmp::kLT_OQ, s, e.ConstF(2.0f));
   Vec centre = e.ConstReg(Bits(3.0f));
   e.Select(centre, near, e.ConstF(1.5f), centre);
   Vec u = e.NewVec();
   e.Sub(u, s, centre);
-  // g = near ? n0 : f0; g = fma(g, u, near ? n_i : f_i) ...
-  constexpr float kNear[10] = {0x1.c55c14p-17f, -0x1.7855acp-14f, -0x1.ff34fep-16f, 0x1.337a84p-11f,
-                               0x1.bbe846p-12f, -0x1.ecdf34p-9f,  -0x1.78e71ep-10f, 0x1.f84ef2p-6f,
-                               -0x1.bcfb00p-5f, -0x1.1b9360p-3f};
-  constexpr float kFar[10] = {-0x1.46b368p-19f, -0x1.00ae66p-16f, 0x1.007520p-14f, -0x1.76133ap-15f,
-                              -0x1.d567d2p-13f, 0x1.2c4602p-10f,  -0x1.c3799ap-9f, 0x1.c07afep-8f,
-                              0x1.5cf59cp-9f,   -0x1.566be8p-3f};
-  Vec g = e.ConstReg(Bits(kFar[0]));
-  e.Select(g, near, e.ConstF(kNear[0]), g);
-  for (int i = 1; i < 10; ++i) {
-    Vec coef = e.ConstReg(Bits(kFar[i]));
-    e.Select(coef, near, e.ConstF(kNear[i]), coef);
-    e.Fma(g, g, u, coef);
-  }
+  // g = HornerSelect(near, u, kErfinvTailNear, kErfinvTailFar)
+  Vec g = e.NewVec();
+  HornerSelect(e, g, near, u, kErfinvTailNear, kErfinvTailFar);
   // tail = s + (g + slo)
   Vec tail = e.NewVec();
   e.Add(tail, g, slo);
@@ -378,11 +348,7 @@ void EmitErfinvF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Select(y, e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.75f)), central, tail);
   e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(1.0f)), e.ConstF(kInf), y);
   e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
-  e.AndBits(y, y, e.Const(kAbsMask));
-  Vec sign = e.NewVec();
-  e.AndBits(sign, x, e.Const(kSignBit));
-  e.OrBits(y, y, sign);
-  e.Select(dst, e.IsNaN(x), x, y);
+  OddResult(e, dst, x, y);
 }
 
 }  // namespace alea::vm::jit::codegen

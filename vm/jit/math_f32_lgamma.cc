@@ -5,7 +5,6 @@
 // a blend per `?:`, vroundps for std::nearbyint).
 #include <bit>
 #include <cstdint>
-#include <limits>
 
 #include "vm/jit/codegen.h"
 #include "vm/jit/math_f32_internal.h"
@@ -20,30 +19,6 @@ constexpr float kHalfLog2PiHi = 0x1.d67f1cp-1f;
 constexpr float kHalfLog2PiLo = 0x1.0c97d6p-26f;
 constexpr float kLogPiHi = 0x1.250d04p+0f;
 constexpr float kLogPiLo = 0x1.1cf438p-25f;
-
-// Horner with per-lane coefficients: p = lo[0] or hi[0]; p = fma(p, u, c_i).
-void HornerSelect(VectorEmitter& e, const Vec& p, const Mask& first, const Vec& u,
-                  const float* if_first, const float* otherwise, int count) {
-  e.Copy(p, e.ConstF(otherwise[0]));
-  e.Select(p, first, e.ConstF(if_first[0]), p);
-  for (int i = 1; i < count; ++i) {
-    Vec c = e.ConstReg(Bits(otherwise[i]));
-    e.Select(c, first, e.ConstF(if_first[i]), c);
-    e.Fma(p, p, u, c);
-  }
-}
-
-// (hi, err) = TwoSum(a, b) as the reference writes it: s = a + b;
-// v = s - a; err = (a - (s - v)) + (b - v).
-void TwoSum(VectorEmitter& e, const Vec& s, const Vec& err, const Vec& a, const Vec& b) {
-  e.Add(s, a, b);
-  Vec v = e.NewVec();
-  e.Sub(v, s, a);
-  e.Sub(err, s, v);
-  e.Sub(err, a, err);
-  e.Sub(v, b, v);
-  e.Add(err, err, v);
-}
 
 // LgammaPositive(a, &lo) into dst and lo.
 void LgammaPositive(VectorEmitter& e, const Vec& dst, const Vec& lo, const Vec& a) {
@@ -69,23 +44,14 @@ void LgammaPositive(VectorEmitter& e, const Vec& dst, const Vec& lo, const Vec& 
   Vec am2e = e.NewVec();
   e.Add(am2e, am2, e.ConstF(1.0f));
   e.Sub(am2e, am1, am2e);
+  // ph, pl = MulHiLo(am1, am2, am2e)
   Vec ph = e.NewVec();
-  e.Mul(ph, am1, am2);
   Vec pl = e.NewVec();
-  e.XorBits(pl, ph, e.Const(kSignBit));
-  e.Fma(pl, am1, am2, pl);
-  e.Mul(am2e, am1, am2e);
-  e.Add(pl, pl, am2e);
+  MulHiLo(e, ph, pl, am1, am2, am2e);
   Vec u = e.NewVec();
   e.Select(u, near_one, am1, am2);
-  constexpr float kOne[12] = {0x1.80d77ap-4f, -0x1.62c214p-4f, 0x1.1a3aa2p-6f, -0x1.f69f5ep-6f,
-                              0x1.dccd8ep-5f, -0x1.f7af2cp-5f, 0x1.0ebc6ap-4f, -0x1.3bdbecp-4f,
-                              0x1.79f58cp-4f, -0x1.d7aaa6p-4f, 0x1.3e53d8p-3f, -0x1.f64652p-3f};
-  constexpr float kTwo[12] = {0x1.7c9958p-15f, -0x1.0d40b6p-13f, 0x1.8fbe22p-14f, -0x1.793018p-20f,
-                              0x1.c692c8p-14f, -0x1.bd15d4p-12f, 0x1.eec752p-11f, -0x1.142eacp-9f,
-                              0x1.47486ep-8f,  -0x1.95cd6ap-7f,  0x1.0e0d4ep-5f,  -0x1.9ae652p-4f};
   Vec r = e.NewVec();
-  HornerSelect(e, r, near_one, u, kOne, kTwo, 12);
+  HornerSelect(e, r, near_one, u, kLgammaR1, kLgammaR2);
   // w = r * u; c0; mid = fma(ph, c0, fma(ph, w, pl * (c0 + w)))
   Vec w = e.NewVec();
   e.Mul(w, r, u);
@@ -103,37 +69,19 @@ void LgammaPositive(VectorEmitter& e, const Vec& dst, const Vec& lo, const Vec& 
   e.Sub(lue, gh, lu);
   e.Sub(lue, lue, e.ConstF(1.0f));
   e.Add(lue, lue, gl);
-  // qh = a * lu; ql = fma(a, lu, -qh) + a * lue
+  // qh, ql = MulHiLo(a, lu, lue)
   Vec qh = e.NewVec();
-  e.Mul(qh, a, lu);
   Vec ql = e.NewVec();
-  e.XorBits(ql, qh, e.Const(kSignBit));
-  e.Fma(ql, a, lu, ql);
-  e.Mul(lue, a, lue);
-  e.Add(ql, ql, lue);
-  // hg = 0.5 * gh; sa = qh - hg; sv = sa - qh; se = (qh - (sa - sv)) - (hg + sv)
+  MulHiLo(e, qh, ql, a, lu, lue);
+  // hg = 0.5 * gh; sa, se = TwoDiff(qh, hg); sb, sbe = TwoSum(sa, C)
   Vec hg = e.NewVec();
   e.Mul(hg, gh, e.ConstF(0.5f));
   Vec sa = e.NewVec();
-  e.Sub(sa, qh, hg);
-  Vec sv = e.NewVec();
-  e.Sub(sv, sa, qh);
   Vec se = e.NewVec();
-  e.Sub(se, sa, sv);
-  e.Sub(se, qh, se);
-  e.Add(sv, hg, sv);
-  e.Sub(se, se, sv);
-  // sb = sa + C; sw = sb - sa; sbe = (sa - (sb - sw)) + (C - sw)
+  TwoDiff(e, sa, se, qh, hg);
   Vec sb = e.NewVec();
-  e.Add(sb, sa, e.ConstF(kHalfLog2PiHi));
-  Vec sw = e.NewVec();
-  e.Sub(sw, sb, sa);
   Vec sbe = e.NewVec();
-  e.Sub(sbe, sb, sw);
-  e.Sub(sbe, sa, sbe);
-  Vec cw = e.ConstReg(Bits(kHalfLog2PiHi));
-  e.Sub(cw, cw, sw);
-  e.Add(sbe, sbe, cw);
+  TwoSum(e, sb, sbe, sa, e.ConstReg(Bits(kHalfLog2PiHi)));
   // t = 1 / a; z = t * t; f = Horner(z)
   Vec t = e.ConstReg(Bits(1.0f));
   e.Div(t, t, a);
@@ -159,8 +107,7 @@ void LgammaPositive(VectorEmitter& e, const Vec& dst, const Vec& lo, const Vec& 
   e.Sub(blo, big, sb);
   e.Sub(blo, low, blo);
   e.Select(lo, below3, e.ConstF(0.0f), blo);
-  const float inf = std::numeric_limits<float>::infinity();
-  e.Select(big, e.Compare(Cmp::kEQ_OQ, qh, e.ConstF(inf)), e.ConstF(inf), big);
+  e.Select(big, e.Compare(Cmp::kEQ_OQ, qh, e.ConstF(kInf)), e.ConstF(kInf), big);
   // y = a < 3 ? mid : big; a < 0.5 ? tiny : y
   e.Select(dst, below3, mid, big);
   e.Select(dst, e.Compare(Cmp::kLT_OQ, a, e.ConstF(0.5f)), tiny, dst);
@@ -185,9 +132,7 @@ void AbsSinPi(VectorEmitter& e, const Vec& dst, const Vec& a) {
 }  // namespace
 
 void EmitLgammaF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  const float inf = std::numeric_limits<float>::infinity();
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   Vec l = e.NewVec();
   Vec l_lo = e.NewVec();
   LgammaPositive(e, l, l_lo, a);
@@ -203,27 +148,13 @@ void EmitLgammaF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec s = e.NewVec();
   Vec se = e.NewVec();
   TwoSum(e, s, se, ah, sh);
-  // t = LogPi - s; tv = t - LogPi; te = (LogPi - (t - tv)) - (s + tv)
-  Vec log_pi = e.ConstReg(Bits(kLogPiHi));
+  // t, te = TwoDiff(LogPi, s); u, ue = TwoDiff(t, l)
   Vec t = e.NewVec();
-  e.Sub(t, log_pi, s);
-  Vec tv = e.NewVec();
-  e.Sub(tv, t, log_pi);
   Vec te = e.NewVec();
-  e.Sub(te, t, tv);
-  e.Sub(te, log_pi, te);
-  e.Add(tv, s, tv);
-  e.Sub(te, te, tv);
-  // u = t - l; uv = u - t; ue = (t - (u - uv)) - (l + uv)
+  TwoDiff(e, t, te, e.ConstReg(Bits(kLogPiHi)), s);
   Vec u = e.NewVec();
-  e.Sub(u, t, l);
-  Vec uv = e.NewVec();
-  e.Sub(uv, u, t);
   Vec ue = e.NewVec();
-  e.Sub(ue, u, uv);
-  e.Sub(ue, t, ue);
-  e.Add(uv, l, uv);
-  e.Sub(ue, ue, uv);
+  TwoDiff(e, u, ue, t, l);
   // neg = u + ((ue + (te + LogPiLo)) - ((se + (al + sl)) + l_lo))
   e.Add(te, te, e.ConstF(kLogPiLo));
   e.Add(ue, ue, te);
@@ -243,8 +174,8 @@ void EmitLgammaF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Select(y, e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f)), neg, l);
   const Mask pole = e.Or(
       e.And(e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, sp, e.ConstF(0.0f))),
-      e.Or(e.Compare(Cmp::kEQ_OQ, a, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, a, e.ConstF(inf))));
-  e.Select(y, pole, e.ConstF(inf), y);
+      e.Or(e.Compare(Cmp::kEQ_OQ, a, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, a, e.ConstF(kInf))));
+  e.Select(y, pole, e.ConstF(kInf), y);
   e.Select(dst, e.IsNaN(x), x, y);
 }
 

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
-#include <limits>
 
 #include "vm/jit/codegen.h"
 #include "vm/jit/math_f32_internal.h"
@@ -17,35 +16,13 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kNaNBits = 0x7fc00000u;
-constexpr float kLn2A = 0x1.62e400p-1f;
-constexpr float kLn2B = 0x1.7f7d1cp-20f;
-constexpr float kTwoThirdsHi = 0x1.555556p-1f;
-constexpr float kTwoThirdsLo = -0x1.555556p-26f;
-
-// dst = -a (a fresh register).
-Vec Negated(VectorEmitter& e, const Vec& a) {
-  Vec n = e.NewVec();
-  e.XorBits(n, a, e.Const(kSignBit));
-  return n;
-}
-
 }  // namespace
 
 void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
-  // subnormal scaling, SplitLog, kf adjustment; f = m - 1
-  const Mask subnormal = e.Compare(Cmp::kLT_OQ, ax, e.ConstF(0x1p-126f));
-  Vec xs = e.NewVec();
-  e.Mul(xs, ax, e.ConstF(0x1p23f));
-  e.Select(xs, subnormal, xs, ax);
+  // SplitLogWithSubnormals(ax, &kf, &f)
   Vec kf = e.NewVec();
-  Vec m = e.NewVec();
-  SplitLog(e, xs, kf, m);
-  Vec lowered = e.NewVec();
-  e.Sub(lowered, kf, e.ConstF(23.0f));
-  e.Select(kf, subnormal, lowered, kf);
   Vec f = e.NewVec();
-  e.Sub(f, m, e.ConstF(1.0f));
+  SplitLogWithSubnormals(e, ax, kf, f);
   // dh = 2 + f; dl = (2 - dh) + f; sh = f / dh
   Vec dh = e.NewVec();
   e.Add(dh, f, e.ConstF(2.0f));
@@ -59,25 +36,22 @@ void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
   e.Fnma(sl, sh, dh, f);
   e.Fnma(sl, sh, dl, sl);
   e.Div(sl, sl, dh);
-  // zh = sh * sh; zl = fma(sh, sh, -zh)
+  // zh, zl = TwoProduct(sh, sh)
   Vec zh = e.NewVec();
-  e.Mul(zh, sh, sh);
-  Vec zl = Negated(e, zh);
-  e.Fma(zl, sh, sh, zl);
+  Vec zl = e.NewVec();
+  TwoProduct(e, zh, zl, sh, sh);
   // q = Horner(zh)
   Vec q = e.ConstReg(Bits(0x1.3b13b2p-3f));
   for (float c : {0x1.745d18p-3f, 0x1.c71c72p-3f, 0x1.24924ap-2f, 0x1.99999ap-2f}) {
     e.Fma(q, q, zh, e.ConstF(c));
   }
-  // ph = sh * zh; pl = fma(sh, zh, -ph); th = ph * c23; tl = fma(ph, c23, -th)
+  // ph, pl = TwoProduct(sh, zh); th, tl = TwoProduct(ph, c23)
   Vec ph = e.NewVec();
-  e.Mul(ph, sh, zh);
-  Vec pl = Negated(e, ph);
-  e.Fma(pl, sh, zh, pl);
+  Vec pl = e.NewVec();
+  TwoProduct(e, ph, pl, sh, zh);
   Vec th = e.NewVec();
-  e.Mul(th, ph, e.ConstF(kTwoThirdsHi));
-  Vec tl = Negated(e, th);
-  e.Fma(tl, ph, e.ConstF(kTwoThirdsHi), tl);
+  Vec tl = e.NewVec();
+  TwoProduct(e, th, tl, ph, e.ConstF(kTwoThirdsHi));
   // small = fma(fma(sh, zl, pl), c23, tl)
   Vec small = e.NewVec();
   e.Fma(small, sh, zl, pl);
@@ -89,14 +63,12 @@ void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
   Vec z2 = e.NewVec();
   e.Add(z2, zh, zh);
   e.Fma(small, z2, sl, small);
-  // s2 = sh + sh; lh = s2 + th; ll = (th - (lh - s2)) + ((sl + sl) + small)
+  // s2 = sh + sh; lh, ll = Fast2Sum(s2, th); ll = ll + ((sl + sl) + small)
   Vec s2 = e.NewVec();
   e.Add(s2, sh, sh);
   Vec lh = e.NewVec();
-  e.Add(lh, s2, th);
   Vec ll = e.NewVec();
-  e.Sub(ll, lh, s2);
-  e.Sub(ll, th, ll);
+  Fast2Sum(e, lh, ll, s2, th);
   Vec sl2 = e.NewVec();
   e.Add(sl2, sl, sl);
   e.Add(sl2, sl2, small);
@@ -106,41 +78,27 @@ void LogParts(VectorEmitter& e, const Vec& ax, const Vec& gh, const Vec& gl) {
   e.Mul(kh, kf, e.ConstF(kLn2A));
   Vec kl = e.NewVec();
   e.Mul(kl, kf, e.ConstF(kLn2B));
-  // g = kh + lh; v = g - kh; ge = (kh - (g - v)) + (lh - v)
-  e.Add(gh, kh, lh);
-  Vec v = e.NewVec();
-  e.Sub(v, gh, kh);
+  // gh, ge = TwoSum(kh, lh)
   Vec ge = e.NewVec();
-  e.Sub(ge, gh, v);
-  e.Sub(ge, kh, ge);
-  e.Sub(v, lh, v);
-  e.Add(ge, ge, v);
+  TwoSum(e, gh, ge, kh, lh);
   // gl = ge + (kl + ll)
   e.Add(kl, kl, ll);
   e.Add(gl, ge, kl);
 }
 
 void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
-  const float inf = std::numeric_limits<float>::infinity();
-  Vec ax = e.NewVec();
-  e.AndBits(ax, x, e.Const(kAbsMask));
+  Vec ax = Abs(e, x);
   Vec gh = e.NewVec();
   Vec gl = e.NewVec();
   LogParts(e, ax, gh, gl);
-  // wp = y * gh; wq = fma(y, gh, -wp) + y * gl
+  // wp, wq = MulHiLo(y, gh, gl)
   Vec wp = e.NewVec();
-  e.Mul(wp, y, gh);
-  Vec wq = Negated(e, wp);
-  e.Fma(wq, y, gh, wq);
-  Vec ygl = e.NewVec();
-  e.Mul(ygl, y, gl);
-  e.Add(wq, wq, ygl);
-  // wh = wp + wq; wl = wq - (wh - wp)
+  Vec wq = e.NewVec();
+  MulHiLo(e, wp, wq, y, gh, gl);
+  // wh, wl = Fast2Sum(wp, wq)
   Vec wh = e.NewVec();
-  e.Add(wh, wp, wq);
   Vec wl = e.NewVec();
-  e.Sub(wl, wh, wp);
-  e.Sub(wl, wq, wl);
+  Fast2Sum(e, wh, wl, wp, wq);
   // out = !(wh >= -104 && wh <= 89); wh = out ? (wp > 0 ? 89 : -104) : wh;
   // wl = out ? 0 : wl
   const Mask in_range = e.And(e.Compare(Cmp::kGE_OQ, wh, e.ConstF(-104.0f)),
@@ -161,11 +119,10 @@ void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
   e.Mul(mag, mag, s1);
   e.Mul(mag, mag, s2);
   // edge = ax == 0 || ax == inf || ay == inf: (ax > 1) == (y > 0) ? inf : 0
-  Vec ay = e.NewVec();
-  e.AndBits(ay, y, e.Const(kAbsMask));
+  Vec ay = Abs(e, y);
   const Mask edge = e.Or(
-      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf))),
-      e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf)));
+      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(0.0f)), e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(kInf))),
+      e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(kInf)));
   // (ax > 1) == (y > 0) as a mask: the two comparisons' all-ones/zero lanes
   // (or k bits) compared by xor, on a vector of 1.0f and -1.0f.
   Vec big = e.ConstReg(Bits(-1.0f));
@@ -173,7 +130,7 @@ void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
   Vec up = e.ConstReg(Bits(-1.0f));
   e.Select(up, e.Compare(Cmp::kGT_OQ, y, e.ConstF(0.0f)), e.ConstF(1.0f), up);
   Vec limit_mag = e.NewVec();
-  e.Select(limit_mag, e.Compare(Cmp::kEQ_OQ, big, up), e.ConstF(inf), zero);
+  e.Select(limit_mag, e.Compare(Cmp::kEQ_OQ, big, up), e.ConstF(kInf), zero);
   e.Select(mag, edge, limit_mag, mag);
   e.Select(mag, e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(1.0f)), e.ConstF(1.0f), mag);
   // half = y * 0.5; integer = trunc(y) == y; odd = integer && trunc(half) != half
@@ -193,8 +150,8 @@ void EmitPowF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
   e.OrBits(r, mag, sign);
   // x < 0 && x > -inf && ay < inf && !integer: NaN
   const Mask negative_finite =
-      e.And(e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f)), e.Compare(Cmp::kGT_OQ, x, e.ConstF(-inf)));
-  const Mask finite_y = e.Compare(Cmp::kLT_OQ, ay, e.ConstF(inf));
+      e.And(e.Compare(Cmp::kLT_OQ, x, e.ConstF(0.0f)), e.Compare(Cmp::kGT_OQ, x, e.ConstF(-kInf)));
+  const Mask finite_y = e.Compare(Cmp::kLT_OQ, ay, e.ConstF(kInf));
   Vec nan_r = e.ConstReg(kNaNBits);
   e.Select(nan_r, integer, r, nan_r);
   e.Select(r, e.And(negative_finite, finite_y), nan_r, r);

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
-#include <limits>
 
 #include "vm/jit/codegen.h"
 #include "vm/jit/math_f32_internal.h"
@@ -17,8 +16,6 @@ namespace {
 using Vec = x86::Vec;
 using Cmp = x86::VCmpImm;
 
-constexpr uint32_t kNaNBits = 0x7fc00000u;
-constexpr float kRoundMagic = 0x1.8p+23f;
 constexpr float kTrigLimit = 0x1p22f;
 constexpr float kTwoOverPi = 0x1.45f306p-1f;
 constexpr float kPio2A = 0x1.921fb6p+0f;
@@ -36,30 +33,21 @@ struct Reduced {
 };
 
 Reduced Reduce(VectorEmitter& e, const Vec& x) {
-  Reduced d{e.NewVec(), e.NewVec(), e.NewVec(), e.NewVec(), e.NewVec(), e.NewVec()};
-  e.AndBits(d.a, x, e.Const(kAbsMask));
+  Reduced d{Abs(e, x), e.NewVec(), e.NewVec(), e.NewVec(), e.NewVec(), e.NewVec()};
   // biased = fma(a, kTwoOverPi, kRoundMagic); kf = biased - kRoundMagic
   Vec biased = e.NewVec();
   e.Fma(biased, d.a, e.ConstF(kTwoOverPi), e.ConstF(kRoundMagic));
   Vec kf = e.NewVec();
   e.Sub(kf, biased, e.ConstF(kRoundMagic));
-  // r1 = fma(-kf, A, a); ph = kf * B; pl = fma(kf, B, -ph)
+  // r1 = fma(-kf, A, a); ph, pl = TwoProduct(kf, B)
   Vec r1 = e.NewVec();
   e.Fnma(r1, kf, e.ConstF(kPio2A), d.a);
   Vec ph = e.NewVec();
-  e.Mul(ph, kf, e.ConstF(kPio2B));
   Vec pl = e.NewVec();
-  e.XorBits(pl, ph, e.Const(kSignBit));
-  e.Fma(pl, kf, e.ConstF(kPio2B), pl);
-  // h = r1 - ph; v = h - r1; l = (r1 - (h - v)) - (ph + v)
-  e.Sub(d.hi, r1, ph);
-  Vec v = e.NewVec();
-  e.Sub(v, d.hi, r1);
+  TwoProduct(e, ph, pl, kf, e.ConstF(kPio2B));
+  // hi, l = TwoDiff(r1, ph)
   Vec t = e.NewVec();
-  e.Sub(t, d.hi, v);
-  e.Sub(t, r1, t);
-  e.Add(v, ph, v);
-  e.Sub(t, t, v);
+  TwoDiff(e, d.hi, t, r1, ph);
   // l = l - pl; lo = fma(-kf, C, l)
   e.Sub(t, t, pl);
   e.Fnma(d.lo, kf, e.ConstF(kPio2C), t);
@@ -85,12 +73,10 @@ void SinPoly(VectorEmitter& e, const Vec& dst, const Reduced& d) {
 
 // CosPoly(hi, lo, z) into dst.
 void CosPoly(VectorEmitter& e, const Vec& dst, const Reduced& d) {
-  // zh = hi * hi; zl = fma(hi, hi, -zh); zl = fma(hi + hi, lo, zl)
+  // zh, zl = TwoProduct(hi, hi); zl = fma(hi + hi, lo, zl)
   Vec zh = e.NewVec();
-  e.Mul(zh, d.hi, d.hi);
   Vec zl = e.NewVec();
-  e.XorBits(zl, zh, e.Const(kSignBit));
-  e.Fma(zl, d.hi, d.hi, zl);
+  TwoProduct(e, zh, zl, d.hi, d.hi);
   Vec hi2 = e.NewVec();
   e.Add(hi2, d.hi, d.hi);
   e.Fma(zl, hi2, d.lo, zl);
@@ -130,40 +116,38 @@ void TrigSpecial(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& a, c
   e.Select(dst, e.IsNaN(x), x, y);
 }
 
-}  // namespace
-
-void EmitSinF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+// SinOfQuadrant(x, offset, sign) into dst, with sign = Bits(x) where
+// x_sign, else 0 (whose xor is left out).
+void SinOfQuadrant(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t offset, bool x_sign) {
   Reduced d = Reduce(e, x);
   Vec s = e.NewVec();
   SinPoly(e, s, d);
   Vec c = e.NewVec();
   CosPoly(e, c, d);
-  // y = odd ? c : s; y ^= ((k << 30) ^ Bits(x)) & sign
+  // q = k + offset; y = odd(q) ? c : s; y ^= ((q << 30) ^ sign) & sign bit
+  Vec q = d.k;
+  if (offset != 0) {
+    q = e.NewVec();
+    e.AddI32(q, d.k, e.Const(static_cast<uint32_t>(offset)));
+  }
   Vec y = e.NewVec();
-  e.Select(y, OddQuadrant(e, d.k), c, s);
+  e.Select(y, OddQuadrant(e, q), c, s);
   Vec flip = e.NewVec();
-  e.ShiftLeftI32(flip, d.k, 30);
-  e.XorBits(flip, flip, x);
+  e.ShiftLeftI32(flip, q, 30);
+  if (x_sign) e.XorBits(flip, flip, x);
   e.AndBits(flip, flip, e.Const(kSignBit));
   e.XorBits(y, y, flip);
   TrigSpecial(e, dst, x, d.a, y);
 }
 
+}  // namespace
+
+void EmitSinF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  SinOfQuadrant(e, dst, x, 0, /*x_sign=*/true);
+}
+
 void EmitCosF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  Reduced d = Reduce(e, x);
-  Vec s = e.NewVec();
-  SinPoly(e, s, d);
-  Vec c = e.NewVec();
-  CosPoly(e, c, d);
-  // y = odd ? s : c; y ^= ((k + 1) << 30) & sign
-  Vec y = e.NewVec();
-  e.Select(y, OddQuadrant(e, d.k), s, c);
-  Vec flip = e.NewVec();
-  e.AddI32(flip, d.k, e.Const(1));
-  e.ShiftLeftI32(flip, flip, 30);
-  e.AndBits(flip, flip, e.Const(kSignBit));
-  e.XorBits(y, y, flip);
-  TrigSpecial(e, dst, x, d.a, y);
+  SinOfQuadrant(e, dst, x, 1, /*x_sign=*/false);
 }
 
 void EmitTanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
@@ -177,12 +161,10 @@ void EmitTanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec corr = e.NewVec();
   e.Mul(corr, d.r, d.z);
   e.Fma(corr, corr, t, d.lo);
-  // th = hi + corr; tl = corr - (th - hi)
+  // th, tl = Fast2Sum(hi, corr)
   Vec th = e.NewVec();
-  e.Add(th, d.hi, corr);
   Vec tl = e.NewVec();
-  e.Sub(tl, th, d.hi);
-  e.Sub(tl, corr, tl);
+  Fast2Sum(e, th, tl, d.hi, corr);
   // q0 = -1 / th; e = fma(q0, th, 1); e = fma(q0, tl, e); cot = fma(q0, e, q0)
   Vec q0 = e.ConstReg(Bits(-1.0f));
   e.Div(q0, q0, th);
@@ -265,8 +247,7 @@ void AsinCore(VectorEmitter& e, const Vec& corr, const Vec& t, const Vec& a) {
 }  // namespace
 
 void EmitAtanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   const Mask big = e.Compare(Cmp::kGE_OQ, a, e.ConstF(1.0f));
   // inv = 1 / a; t = big ? inv : a; tl = big ? fma(-inv, a, 1) * inv : 0
   Vec inv = e.ConstReg(Bits(1.0f));
@@ -286,15 +267,12 @@ void EmitAtanF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   Vec y = e.NewVec();
   e.Add(y, t, corr);
   e.Select(y, big, far, y);
-  e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(std::numeric_limits<float>::infinity())),
-           e.ConstF(kPio2Hi), y);
-  CopySign(e, y, x);
-  e.Select(dst, e.IsNaN(x), x, y);
+  e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(kInf)), e.ConstF(kPio2Hi), y);
+  OddResult(e, dst, x, y);
 }
 
 void EmitAsinF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   Vec t = e.NewVec();
   Vec corr = e.NewVec();
   AsinCore(e, corr, t, a);
@@ -310,13 +288,11 @@ void EmitAsinF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Select(y, e.Compare(Cmp::kLE_OQ, a, e.ConstF(0.5f)), y, far);
   e.Select(y, e.Compare(Cmp::kEQ_OQ, a, e.ConstF(1.0f)), e.ConstF(kPio2Hi), y);
   e.Select(y, e.Compare(Cmp::kGT_OQ, a, e.ConstF(1.0f)), e.Const(kNaNBits), y);
-  CopySign(e, y, x);
-  e.Select(dst, e.IsNaN(x), x, y);
+  OddResult(e, dst, x, y);
 }
 
 void EmitAcosF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
-  Vec a = e.NewVec();
-  e.AndBits(a, x, e.Const(kAbsMask));
+  Vec a = Abs(e, x);
   Vec t = e.NewVec();
   Vec corr = e.NewVec();
   AsinCore(e, corr, t, a);
@@ -360,14 +336,11 @@ void BinaryNaN(VectorEmitter& e, const Vec& dst, const Vec& a, const Vec& b) {
 }  // namespace
 
 void EmitAtan2F32(VectorEmitter& e, const Vec& dst, const Vec& y, const Vec& x) {
-  const float inf = std::numeric_limits<float>::infinity();
-  Vec ay = e.NewVec();
-  e.AndBits(ay, y, e.Const(kAbsMask));
-  Vec ax = e.NewVec();
-  e.AndBits(ax, x, e.Const(kAbsMask));
+  Vec ay = Abs(e, y);
+  Vec ax = Abs(e, x);
   // any_inf: infinities -> 1, finite values -> 0
-  const Mask ax_inf = e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf));
-  const Mask ay_inf = e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf));
+  const Mask ax_inf = e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(kInf));
+  const Mask ay_inf = e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(kInf));
   const Mask any_inf = e.Or(ax_inf, ay_inf);
   Vec one = e.ConstReg(Bits(1.0f));
   Vec zero = e.ConstReg(0);
@@ -434,11 +407,8 @@ void EmitAtan2F32(VectorEmitter& e, const Vec& dst, const Vec& y, const Vec& x) 
 }
 
 void EmitHypotF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) {
-  const float inf = std::numeric_limits<float>::infinity();
-  Vec ax = e.NewVec();
-  e.AndBits(ax, x, e.Const(kAbsMask));
-  Vec ay = e.NewVec();
-  e.AndBits(ay, y, e.Const(kAbsMask));
+  Vec ax = Abs(e, x);
+  Vec ay = Abs(e, y);
   // big = ax >= ay ? ax : ay; small = ax >= ay ? ay : ax
   const Mask x_big = e.Compare(Cmp::kGE_OQ, ax, ay);
   Vec big = e.NewVec();
@@ -456,38 +426,27 @@ void EmitHypotF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) 
   const Mask high = e.Compare(Cmp::kGE_OQ, big, e.ConstF(0x1p127f));
   e.Select(s, high, e.ConstF(0x1p-126f), s);
   e.Select(back, high, e.ConstF(0x1p126f), back);
-  // bs, ss; h = bs * bs, hl = fma(bs, bs, -h); l, ll likewise
+  // bs, ss; h, hl = TwoProduct(bs, bs); l, ll = TwoProduct(ss, ss)
   Vec bs = e.NewVec();
   e.Mul(bs, big, s);
   Vec ss = e.NewVec();
   e.Mul(ss, small, s);
   Vec h = e.NewVec();
-  e.Mul(h, bs, bs);
   Vec hl = e.NewVec();
-  e.XorBits(hl, h, e.Const(kSignBit));
-  e.Fma(hl, bs, bs, hl);
+  TwoProduct(e, h, hl, bs, bs);
   Vec l = e.NewVec();
-  e.Mul(l, ss, ss);
   Vec ll = e.NewVec();
-  e.XorBits(ll, l, e.Const(kSignBit));
-  e.Fma(ll, ss, ss, ll);
-  // sum = h + l; sum_lo = (l - (sum - h)) + (hl + ll)
+  TwoProduct(e, l, ll, ss, ss);
+  // sum, sum_lo = Fast2Sum(h, l); sum_lo = sum_lo + (hl + ll)
   Vec sum = e.NewVec();
-  e.Add(sum, h, l);
   Vec sum_lo = e.NewVec();
-  e.Sub(sum_lo, sum, h);
-  e.Sub(sum_lo, l, sum_lo);
+  Fast2Sum(e, sum, sum_lo, h, l);
   e.Add(hl, hl, ll);
   e.Add(sum_lo, sum_lo, hl);
-  // q = sqrt(sum); corr = (fma(-q, q, sum) + sum_lo) / (q + q); r = (q + corr) * back
+  // q + corr = SqrtWithCorrection(sum, sum_lo); r = (q + corr) * back
   Vec q = e.NewVec();
-  e.cc().vsqrtps(q, sum);
   Vec corr = e.NewVec();
-  e.Fnma(corr, q, q, sum);
-  e.Add(corr, corr, sum_lo);
-  Vec q2 = e.NewVec();
-  e.Add(q2, q, q);
-  e.Div(corr, corr, q2);
+  SqrtWithCorrection(e, q, corr, sum, sum_lo);
   Vec r = e.NewVec();
   e.Add(r, q, corr);
   e.Mul(r, r, back);
@@ -497,8 +456,8 @@ void EmitHypotF32(VectorEmitter& e, const Vec& dst, const Vec& x, const Vec& y) 
   e.Select(r, e.Or(e.IsNaN(x), e.IsNaN(y)), nan, r);
   e.Select(
       dst,
-      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(inf)), e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(inf))),
-      e.ConstF(inf), r);
+      e.Or(e.Compare(Cmp::kEQ_OQ, ax, e.ConstF(kInf)), e.Compare(Cmp::kEQ_OQ, ay, e.ConstF(kInf))),
+      e.ConstF(kInf), r);
 }
 
 }  // namespace alea::vm::jit::codegen

@@ -27,16 +27,11 @@ float ExpF32(float x) {
   return IsNaN(x) ? x : y;
 }
 
-// Subnormal x is first scaled by 2^23 (exact) and k lowered by 23; then
-// log x = hi + (f + lo) from LogCore(f = m - 1, k, 0) (m - 1 is exact,
-// Sterbenz).
+// x = 2^k (1 + f) by SplitLogWithSubnormals; then log x = hi + (f + lo) from
+// LogCore(f, k, 0).
 float LogF32(float x) {
-  bool subnormal = x < 0x1p-126f;
-  float xs = subnormal ? x * 0x1p23f : x;
-  float kf, m;
-  SplitLog(xs, &kf, &m);
-  kf = subnormal ? kf - 23.0f : kf;
-  float f = m - 1.0f;
+  float kf, f;
+  SplitLogWithSubnormals(x, &kf, &f);
   float hi, lo;
   LogCore(f, kf, 0.0f, &hi, &lo);
   float y = hi + (f + lo);
@@ -104,8 +99,7 @@ float TanhF32(float x) {
   float large = 1.0f - std::fma(r, 0.5f * q, q);
 
   float y = a < 0.75f ? small : large;
-  y = WithSign(y, x);
-  return IsNaN(x) ? x : y;
+  return OddResult(x, y);
 }
 
 // e = ExpCore(-|x|) in [0, 1]; sigmoid = n / (1 + e) with n = 1 for x >= 0
@@ -135,7 +129,7 @@ float SigmoidF32(float x) {
 //     ahi = 1 - p (exact, Sterbenz); LogCore(f = m - 1, k, alo / ahi) gives
 //     log(ahi + alo) = lhi + (f + llo), summed as wh + wl by two Fast2Sums
 //     (|f| >= |llo|, |lhi| >= |f + llo| as k <= -1 here);
-//     s = sqrt(wh), slo = (fma(-s, s, wh) + wl) / (2 s) its correction;
+//     s + slo = SqrtWithCorrection(wh, wl);
 //     y = s + (g(u) + slo) (dy/ds is within 0.1 of 1 there).
 float ErfinvF32(float x) {
   float a = Abs(x);
@@ -163,33 +157,23 @@ float ErfinvF32(float x) {
   float lf = m - 1.0f;
   float lhi, llo;
   LogCore(lf, kf, alo / ahi, &lhi, &llo);
-  float lmid = lf + llo;
-  float lmid_err = llo - (lmid - lf);
-  float lsum = lhi + lmid;
-  float lsum_err = (lmid - (lsum - lhi)) + lmid_err;
+  float lmid, lmid_err, lsum, lsum_err;
+  Fast2Sum(lf, llo, &lmid, &lmid_err);
+  Fast2Sum(lhi, lmid, &lsum, &lsum_err);
+  lsum_err = lsum_err + lmid_err;
   float wh = -lsum;
   float wl = -lsum_err;
-  float s = std::sqrt(wh);
-  float slo = (std::fma(-s, s, wh) + wl) / (s + s);
+  float slo;
+  float s = SqrtWithCorrection(wh, wl, &slo);
   bool near = s < 2.0f;
   float u = s - (near ? 1.5f : 3.0f);
-  float g = near ? 0x1.c55c14p-17f : -0x1.46b368p-19f;
-  g = std::fma(g, u, near ? -0x1.7855acp-14f : -0x1.00ae66p-16f);
-  g = std::fma(g, u, near ? -0x1.ff34fep-16f : 0x1.007520p-14f);
-  g = std::fma(g, u, near ? 0x1.337a84p-11f : -0x1.76133ap-15f);
-  g = std::fma(g, u, near ? 0x1.bbe846p-12f : -0x1.d567d2p-13f);
-  g = std::fma(g, u, near ? -0x1.ecdf34p-9f : 0x1.2c4602p-10f);
-  g = std::fma(g, u, near ? -0x1.78e71ep-10f : -0x1.c3799ap-9f);
-  g = std::fma(g, u, near ? 0x1.f84ef2p-6f : 0x1.c07afep-8f);
-  g = std::fma(g, u, near ? -0x1.bcfb00p-5f : 0x1.5cf59cp-9f);
-  g = std::fma(g, u, near ? -0x1.1b9360p-3f : -0x1.566be8p-3f);
+  float g = HornerSelect(near, u, kErfinvTailNear, kErfinvTailFar);
   float tail = s + (g + slo);
 
   float y = a <= 0.75f ? central : tail;
   y = a == 1.0f ? kInf : y;
   y = a > 1.0f ? kNaN : y;
-  y = WithSign(y, x);
-  return IsNaN(x) ? x : y;
+  return OddResult(x, y);
 }
 
 void ExpF32(const float* in, float* out, size_t n) {

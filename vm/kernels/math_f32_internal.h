@@ -1,11 +1,14 @@
 // Internal to the f32 math files (math_f32*.cc): the helpers and cores they
-// share (exp's and log's reductions, bit access). The JIT mirrors each core in
-// vm/jit/math_f32_internal.h, operation for operation.
+// share (bit access, the exact hi + lo steps, exp's and log's reductions, the
+// coefficient tables of the two-piece polynomials). The JIT mirrors each
+// helper in vm/jit/math_f32_internal.h, operation for operation, and reads
+// the constants and tables from here.
 #ifndef ALEA_VM_KERNELS_MATH_F32_INTERNAL_H_
 #define ALEA_VM_KERNELS_MATH_F32_INTERNAL_H_
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -32,24 +35,149 @@ inline float WithSign(float magnitude, float sign) {
 }
 inline bool IsNaN(float x) { return x != x; }
 
+// The result of an odd function computed on |x|: y with x's sign, or x
+// itself for NaN x.
+inline float OddResult(float x, float y) {
+  y = WithSign(y, x);
+  return IsNaN(x) ? x : y;
+}
+
+// a + b = s + err exactly for |a| >= |b| (Fast2Sum): err = b - (s - a).
+inline void Fast2Sum(float a, float b, float* s, float* err) {
+  *s = a + b;
+  *err = b - (*s - a);
+}
+
+// a * b = hi + lo exactly (lo = fma(a, b, -hi), barring underflow).
+inline void TwoProduct(float a, float b, float* hi, float* lo) {
+  *hi = a * b;
+  *lo = std::fma(a, b, -*hi);
+}
+
+// a (bh + bl) as hi + lo: a bh exactly (TwoProduct), and a bl added to the
+// low part with one rounding.
+inline void MulHiLo(float a, float bh, float bl, float* hi, float* lo) {
+  TwoProduct(a, bh, hi, lo);
+  *lo = *lo + a * bl;
+}
+
+// a + b = s + err exactly (TwoSum, any order of magnitudes):
+// v = s - a; err = (a - (s - v)) + (b - v).
+inline void TwoSum(float a, float b, float* s, float* err) {
+  *s = a + b;
+  float v = *s - a;
+  *err = (a - (*s - v)) + (b - v);
+}
+
+// a - b = d + err exactly (TwoSum of a and -b, written with the subtraction):
+// v = d - a; err = (a - (d - v)) - (b + v).
+inline void TwoDiff(float a, float b, float* d, float* err) {
+  *d = a - b;
+  float v = *d - a;
+  *err = (a - (*d - v)) - (b + v);
+}
+
+// sqrt(hi + lo) = s + corr to about 2^-46 relative, for hi > 0 and |lo| well
+// below hi: s = sqrt(hi) and corr = (fma(-s, s, hi) + lo) / (s + s), the
+// first-order correction from the exact remainder hi - s^2.
+inline float SqrtWithCorrection(float hi, float lo, float* corr) {
+  float s = std::sqrt(hi);
+  *corr = (std::fma(-s, s, hi) + lo) / (s + s);
+  return s;
+}
+
+// A polynomial in two pieces picked per value: Horner with fma on the
+// coefficients of `if_first` (highest first) where `first`, else of
+// `otherwise`; the selects are what a SIMD version blends.
+template <size_t N>
+inline float HornerSelect(bool first, float u, const float (&if_first)[N],
+                          const float (&otherwise)[N]) {
+  float p = first ? if_first[0] : otherwise[0];
+  for (size_t i = 1; i < N; ++i) p = std::fma(p, u, first ? if_first[i] : otherwise[i]);
+  return p;
+}
+
+// The coefficient tables of the HornerSelect polynomials, highest degree
+// first, read by the reference functions and by their JIT versions alike.
+// erfinv's tail g(u) (math_f32.cc): s < 2 (centre 1.5) and s >= 2 (centre 3).
+inline constexpr float kErfinvTailNear[10] = {
+    0x1.c55c14p-17f, -0x1.7855acp-14f, -0x1.ff34fep-16f, 0x1.337a84p-11f, 0x1.bbe846p-12f,
+    -0x1.ecdf34p-9f, -0x1.78e71ep-10f, 0x1.f84ef2p-6f,   -0x1.bcfb00p-5f, -0x1.1b9360p-3f};
+inline constexpr float kErfinvTailFar[10] = {
+    -0x1.46b368p-19f, -0x1.00ae66p-16f, 0x1.007520p-14f, -0x1.76133ap-15f, -0x1.d567d2p-13f,
+    0x1.2c4602p-10f,  -0x1.c3799ap-9f,  0x1.c07afep-8f,  0x1.5cf59cp-9f,   -0x1.566be8p-3f};
+// erfc's G(u) on c < 2.5 (math_f32_special.cc): c < 1.25 and c >= 1.25.
+inline constexpr float kErfcMidNear[9] = {-0x1.6e6132p-11f, 0x1.837996p-10f, -0x1.dfea84p-9f,
+                                          0x1.2a419ap-7f,   -0x1.5b87ecp-6f, 0x1.7cfaf2p-5f,
+                                          -0x1.8594d8p-4f,  0x1.6ecd02p-3f,  -0x1.3817f4p-2f};
+inline constexpr float kErfcMidFar[9] = {-0x1.821ea4p-16f, 0x1.3a44eep-14f, -0x1.d539fep-13f,
+                                         0x1.718562p-11f,  -0x1.18e5f8p-9f, 0x1.98a452p-8f,
+                                         -0x1.1be88ap-6f,  0x1.76b086p-5f,  -0x1.d224e2p-4f};
+// lgamma's r1(a - 1) on [0.5, 1.5) and r2(a - 2) on [1.5, 3]
+// (math_f32_lgamma.cc).
+inline constexpr float kLgammaR1[12] = {0x1.80d77ap-4f,  -0x1.62c214p-4f, 0x1.1a3aa2p-6f,
+                                        -0x1.f69f5ep-6f, 0x1.dccd8ep-5f,  -0x1.f7af2cp-5f,
+                                        0x1.0ebc6ap-4f,  -0x1.3bdbecp-4f, 0x1.79f58cp-4f,
+                                        -0x1.d7aaa6p-4f, 0x1.3e53d8p-3f,  -0x1.f64652p-3f};
+inline constexpr float kLgammaR2[12] = {0x1.7c9958p-15f,  -0x1.0d40b6p-13f, 0x1.8fbe22p-14f,
+                                        -0x1.793018p-20f, 0x1.c692c8p-14f,  -0x1.bd15d4p-12f,
+                                        0x1.eec752p-11f,  -0x1.142eacp-9f,  0x1.47486ep-8f,
+                                        -0x1.95cd6ap-7f,  0x1.0e0d4ep-5f,   -0x1.9ae652p-4f};
+
+// 2^k as a float, for k in [-126, 127].
+inline float Pow2(int32_t k) { return FromBits(static_cast<uint32_t>(k + 127) << 23); }
+
+// The reduction ExpCore, ExpSplit and Expm1F32 share: kf = round(x * log2e)
+// (x * kLog2e rounded, then the kRoundMagic trick) and rh = fma(kf, -kLn2Hi, x),
+// exact: a multiple of 2^-24 below 0.5 in magnitude. `biased` keeps k in its
+// low mantissa bits (two's complement), read by KFromBiased, which also keeps a
+// NaN lane free of float-to-int conversion.
+struct ExpReduction {
+  float biased, kf, rh;
+};
+inline ExpReduction ReduceExp(float x) {
+  float biased = x * kLog2e + kRoundMagic;
+  float kf = biased - kRoundMagic;
+  return {biased, kf, std::fma(kf, -kLn2Hi, x)};
+}
+inline int32_t KFromBiased(float biased) {
+  return static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic));
+}
+
+// 2^k = s1 * s2 with s1 = 2^k1, k1 = k >> 1 (arithmetic), s2 = 2^(k - k1),
+// both normal for k in [-252, 254]: for v near 1 and k in [-150, 128] the
+// product v * s1 is exact, so (v * s1) * s2 has its one rounding into a
+// subnormal or to inf in the second product.
+inline void SplitPow2(int32_t k, float* s1, float* s2) {
+  int32_t k1 = k >> 1;
+  *s1 = Pow2(k1);
+  *s2 = Pow2(k - k1);
+}
+
+// (e^r - 1 - r) / r^2 by its Taylor series from 1/8! down to 1/2, Horner with
+// fma (truncation |r|^7 / 9!): the part of e^r that Expm1F32 and ExpSplit add
+// to 1 + r.
+inline float Expm1Remainder(float r) {
+  float q = 0x1.a01a02p-16f;            // 1/8!
+  q = std::fma(q, r, 0x1.a01a02p-13f);  // 1/7!
+  q = std::fma(q, r, 0x1.6c16c2p-10f);  // 1/6!
+  q = std::fma(q, r, 0x1.111112p-7f);   // 1/5!
+  q = std::fma(q, r, 0x1.555556p-5f);   // 1/4!
+  q = std::fma(q, r, 0x1.555556p-3f);   // 1/3!
+  return std::fma(q, r, 0x1.0p-1f);     // 1/2
+}
+
 // e^x for x in [-104, 89] (callers clamp). Steps:
-//   kf = round(x * log2e)           (x * kLog2e rounded, then kRoundMagic trick)
-//   r  = fma(kf, -kLn2Hi, x)        exact: the result is a multiple of 2^-24
-//                                   below 0.5 in magnitude
-//   r  = fma(kf, -kLn2Lo, r)        |r| <= 0.3466 + tiny
+//   kf, rh = ReduceExp(x); r = fma(kf, -kLn2Lo, rh)   |r| <= 0.3466 + tiny
 //   p  = Taylor series of e^r to degree 7 by Horner with fma, from the top:
 //        p = 1/5040; p = fma(p, r, 1/720); ... 1/2; p = fma(p, r, 1); p = fma(p, r, 1)
 //        (truncation r^8/8! < 0.1 ulp)
-//   e^x = (p * 2^k1) * 2^k2 with k1 = k >> 1 (arithmetic), k2 = k - k1: the
-//   first product is exact, so the one rounding into a subnormal or to inf
-//   happens in the second.
+//   e^x = (p * s1) * s2 by SplitPow2(k).
 // `k_offset` is added to k: ExpCore(x, -1) is e^x / 2 with the same rounding
 // (sinh and cosh, whose results stay finite a little past e^x's overflow).
 inline float ExpCore(float x, int32_t k_offset = 0) {
-  float biased = x * kLog2e + kRoundMagic;
-  float kf = biased - kRoundMagic;
-  float r = std::fma(kf, -kLn2Hi, x);
-  r = std::fma(kf, -kLn2Lo, r);
+  ExpReduction d = ReduceExp(x);
+  float r = std::fma(d.kf, -kLn2Lo, d.rh);
   float p = 0x1.a01a02p-13f;            // 1/5040
   p = std::fma(p, r, 0x1.6c16c2p-10f);  // 1/720
   p = std::fma(p, r, 0x1.111112p-7f);   // 1/120
@@ -58,13 +186,8 @@ inline float ExpCore(float x, int32_t k_offset = 0) {
   p = std::fma(p, r, 0x1.0p-1f);        // 1/2
   p = std::fma(p, r, 1.0f);
   p = std::fma(p, r, 1.0f);
-  // k read from the bits of `biased` (its low mantissa bits hold k in two's
-  // complement), which also keeps a NaN lane free of float-to-int conversion.
-  int32_t k = static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic)) + k_offset;
-  int32_t k1 = k >> 1;
-  int32_t k2 = k - k1;
-  float s1 = FromBits(static_cast<uint32_t>(k1 + 127) << 23);
-  float s2 = FromBits(static_cast<uint32_t>(k2 + 127) << 23);
+  float s1, s2;
+  SplitPow2(KFromBiased(d.biased) + k_offset, &s1, &s2);
   return (p * s1) * s2;
 }
 
@@ -84,6 +207,17 @@ inline void SplitLog(float x, float* kf, float* m) {
   int32_t k = t >> 23;
   *m = FromBits(Bits(x) - (static_cast<uint32_t>(k) << 23));
   *kf = static_cast<float>(k);
+}
+
+// SplitLog for any positive x, subnormals included (scaled by 2^23 first,
+// exactly, and k lowered by 23), giving f = m - 1 (exact, Sterbenz) for m.
+inline void SplitLogWithSubnormals(float x, float* kf, float* f) {
+  bool subnormal = x < 0x1p-126f;
+  float xs = subnormal ? x * 0x1p23f : x;
+  float m;
+  SplitLog(xs, kf, &m);
+  *kf = subnormal ? *kf - 23.0f : *kf;
+  *f = m - 1.0f;
 }
 
 // log(1 + f) + kf * ln2 + extra = hi + (f + lo), for f in
@@ -116,42 +250,31 @@ inline void LogCore(float f, float kf, float extra, float* hi, float* lo) {
 // e^(x + lo) = (eh + el) * s1 * s2 (s1 = 2^k1, s2 = 2^k2) for x in
 // [-104, 89] and |lo| <= 2^-17, to about 2^-29 relative: ExpCore's reduction
 // without rounding r, and e^r - 1 - rh carried beside 1 + rh:
-//   kf = round(x log2e); rh = fma(kf, -kLn2Hi, x) (exact);
+//   kf, rh = ReduceExp(x);
 //   rl = fma(kf, -kLn2Lo, lo) (e^(x + lo) = 2^k e^(rh + rl), |rl| < 2^-16)
-//   q = Taylor of (e^r - 1 - r) / r^2 from 1/8! down to 1/2 (Horner, fma;
-//       truncation |r|^7 / 9! < 2^-30)
+//   q = Expm1Remainder(rh)
 //   c1 = fma(rh * rh, q, rl) = e^rh - 1 - rh + rl
 //   corr = fma(rl, rh + c1, c1) = e^(rh + rl) - 1 - rh (the rl e^rh term)
 //   eh = 1 + rh; el = ((1 - eh) + rh) + corr (Fast2Sum: |rh| < 1)
+//   s1, s2 = SplitPow2(k)
 inline void ExpSplit(float x, float lo, float* eh, float* el, float* s1, float* s2) {
-  float biased = x * kLog2e + kRoundMagic;
-  float kf = biased - kRoundMagic;
-  float rh = std::fma(kf, -kLn2Hi, x);
-  float rl = std::fma(kf, -kLn2Lo, lo);
-  float q = 0x1.a01a02p-16f;             // 1/8!
-  q = std::fma(q, rh, 0x1.a01a02p-13f);  // 1/7!
-  q = std::fma(q, rh, 0x1.6c16c2p-10f);  // 1/6!
-  q = std::fma(q, rh, 0x1.111112p-7f);   // 1/5!
-  q = std::fma(q, rh, 0x1.555556p-5f);   // 1/4!
-  q = std::fma(q, rh, 0x1.555556p-3f);   // 1/3!
-  q = std::fma(q, rh, 0x1.0p-1f);        // 1/2
+  ExpReduction d = ReduceExp(x);
+  float rh = d.rh;
+  float rl = std::fma(d.kf, -kLn2Lo, lo);
+  float q = Expm1Remainder(rh);
   float c1 = std::fma(rh * rh, q, rl);
   float corr = std::fma(rl, rh + c1, c1);
   float h = 1.0f + rh;
   *eh = h;
   *el = ((1.0f - h) + rh) + corr;
-  int32_t k = static_cast<int32_t>(Bits(biased) - Bits(kRoundMagic));
-  int32_t k1 = k >> 1;
-  int32_t k2 = k - k1;
-  *s1 = FromBits(static_cast<uint32_t>(k1 + 127) << 23);
-  *s2 = FromBits(static_cast<uint32_t>(k2 + 127) << 23);
+  SplitPow2(KFromBiased(d.biased), s1, s2);
 }
 
 inline constexpr float kTwoThirdsHi = 0x1.555556p-1f;
 inline constexpr float kTwoThirdsLo = -0x1.555556p-26f;  // f32(2/3 - kTwoThirdsHi)
 
 // log(ax) = gh + gl for positive finite ax, to about 2^-40 relative:
-//   ax = 2^k m (SplitLog, subnormals scaled by 2^23 first), f = m - 1 exact;
+//   ax = 2^k (1 + f) (SplitLogWithSubnormals);
 //   log m = 2 atanh s = 2 s + s z Q(z), s = f / (2 + f) in [-0.172, 0.172],
 //   z = s^2, Q = 2/3 + z q(z), q = Taylor 2/5 + 2z/7 + ... + 2z^4/13
 //   (truncation z^6 / 15 relative, 2^-39);
@@ -164,39 +287,33 @@ inline constexpr float kTwoThirdsLo = -0x1.555556p-26f;  // f32(2/3 - kTwoThirds
 //   k ln 2 = kh + kl (kh = k kLn2A exact); gh + gl = kh + lh by TwoSum, plus
 //   kl + ll.
 inline void LogParts(float ax, float* gh, float* gl) {
-  bool subnormal = ax < 0x1p-126f;
-  float xs = subnormal ? ax * 0x1p23f : ax;
-  float kf, m;
-  SplitLog(xs, &kf, &m);
-  kf = subnormal ? kf - 23.0f : kf;
-  float f = m - 1.0f;
+  float kf, f;
+  SplitLogWithSubnormals(ax, &kf, &f);
   float dh = 2.0f + f;
   float dl = (2.0f - dh) + f;
   float sh = f / dh;
   float sl = std::fma(-sh, dl, std::fma(-sh, dh, f)) / dh;
-  float zh = sh * sh;
-  float zl = std::fma(sh, sh, -zh);
+  float zh, zl;
+  TwoProduct(sh, sh, &zh, &zl);
   float q = 0x1.3b13b2p-3f;             // 2/13
   q = std::fma(q, zh, 0x1.745d18p-3f);  // 2/11
   q = std::fma(q, zh, 0x1.c71c72p-3f);  // 2/9
   q = std::fma(q, zh, 0x1.24924ap-2f);  // 2/7
   q = std::fma(q, zh, 0x1.99999ap-2f);  // 2/5
-  float ph = sh * zh;
-  float pl = std::fma(sh, zh, -ph);
-  float th = ph * kTwoThirdsHi;
-  float tl = std::fma(ph, kTwoThirdsHi, -th);
+  float ph, pl, th, tl;
+  TwoProduct(sh, zh, &ph, &pl);
+  TwoProduct(ph, kTwoThirdsHi, &th, &tl);
   float small = std::fma(std::fma(sh, zl, pl), kTwoThirdsHi, tl);
   small = std::fma(ph, std::fma(zh, q, kTwoThirdsLo), small);
   small = std::fma(zh + zh, sl, small);
   float s2 = sh + sh;
-  float lh = s2 + th;
-  float ll = (th - (lh - s2)) + ((sl + sl) + small);
+  float lh, ll;
+  Fast2Sum(s2, th, &lh, &ll);
+  ll = ll + ((sl + sl) + small);
   float kh = kf * kLn2A;
   float kl = kf * kLn2B;
-  float g = kh + lh;
-  float v = g - kh;
-  float ge = (kh - (g - v)) + (lh - v);
-  *gh = g;
+  float ge;
+  TwoSum(kh, lh, gh, &ge);
   *gl = ge + (kl + ll);
 }
 

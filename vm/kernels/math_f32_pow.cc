@@ -33,10 +33,9 @@ float PowF32(float x, float y) {
   float ax = Abs(x);
   float gh, gl;
   LogParts(ax, &gh, &gl);
-  float wp = y * gh;
-  float wq = std::fma(y, gh, -wp) + y * gl;
-  float wh = wp + wq;
-  float wl = wq - (wh - wp);
+  float wp, wq, wh, wl;
+  MulHiLo(y, gh, gl, &wp, &wq);
+  Fast2Sum(wp, wq, &wh, &wl);
   bool out = !(wh >= -104.0f && wh <= 89.0f);
   wh = out ? (wp > 0.0f ? 89.0f : -104.0f) : wh;
   wl = out ? 0.0f : wl;

@@ -51,25 +51,17 @@ float ErfSmall(float a) {
 // Measured max error as erfc on every input of [0.47, 10.06]: 0.96 ulp.
 float ErfcTail(float a) {
   float c = a < 10.1f ? a : 10.1f;
-  float zh = c * c;
-  float zl = std::fma(c, c, -zh);
+  float zh, zl;
+  TwoProduct(c, c, &zh, &zl);
   float eh, el, s1, s2;
   ExpSplit(-zh, -zl, &eh, &el, &s1, &s2);
   bool near = c < 1.25f;
   float c0 = near ? 0x1.d1e254p-2f : 0x1.0e9220p-2f;
   float u = c - (near ? 0x1.cf6c8cp-1f : 0x1.eb7ceep+0f);
-  float ga = near ? -0x1.6e6132p-11f : -0x1.821ea4p-16f;
-  ga = std::fma(ga, u, near ? 0x1.837996p-10f : 0x1.3a44eep-14f);
-  ga = std::fma(ga, u, near ? -0x1.dfea84p-9f : -0x1.d539fep-13f);
-  ga = std::fma(ga, u, near ? 0x1.2a419ap-7f : 0x1.718562p-11f);
-  ga = std::fma(ga, u, near ? -0x1.5b87ecp-6f : -0x1.18e5f8p-9f);
-  ga = std::fma(ga, u, near ? 0x1.7cfaf2p-5f : 0x1.98a452p-8f);
-  ga = std::fma(ga, u, near ? -0x1.8594d8p-4f : -0x1.1be88ap-6f);
-  ga = std::fma(ga, u, near ? 0x1.6ecd02p-3f : 0x1.76b086p-5f);
-  ga = std::fma(ga, u, near ? -0x1.3817f4p-2f : -0x1.d224e2p-4f);
+  float ga = HornerSelect(near, u, kErfcMidNear, kErfcMidFar);
   float ua = ga * u;
-  float gha = c0 + ua;
-  float gla = ua - (gha - c0);
+  float gha, gla;
+  Fast2Sum(c0, ua, &gha, &gla);
   float i = 1.0f / c;
   float t = i * i;
   float h = -0x1.92754ep+4f;
@@ -80,8 +72,8 @@ float ErfcTail(float a) {
   h = std::fma(h, t, 0x1.b0cc5ep-2f);
   h = std::fma(h, t, -0x1.20dbd0p-2f);
   float th = h * t;
-  float hh = 0x1.20dd74p-1f + th;
-  float hl = th - (hh - 0x1.20dd74p-1f);
+  float hh, hl;
+  Fast2Sum(0x1.20dd74p-1f, th, &hh, &hl);
   float ghb = hh / c;
   float glb = (std::fma(-ghb, c, hh) + hl) * i;
   bool mid = c < 2.5f;
@@ -101,8 +93,7 @@ float ErfF32(float x) {
   float small = ErfSmall(a);
   float large = 1.0f - ErfcTail(a);
   float y = a < 1.0f ? small : large;
-  y = WithSign(y, x);
-  return IsNaN(x) ? x : y;
+  return OddResult(x, y);
 }
 
 // erfc(x): on a = |x|, erfc(a) = 1 - ErfSmall(a) for a < 0.47 (erfc > 0.5

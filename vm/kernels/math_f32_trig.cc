@@ -30,6 +30,14 @@ constexpr float kPio2A = 0x1.921fb6p+0f;
 constexpr float kPio2B = -0x1.777a5cp-25f;
 constexpr float kPio2C = -0x1.ee59dap-50f;
 
+// What sin, cos and tan share: a = |x|, Reduce(a) into hi, lo and the
+// quadrant bits k, r = hi + lo, z = r * r.
+struct Reduced {
+  float a, hi, lo;
+  uint32_t k;
+  float r, z;
+};
+
 // Cody-Waite reduction of a = |x| <= 2^22: a = k pi/2 + hi + lo with
 // |hi + lo| <= 0.954 (k = round(a f32(2/pi)) by one fma onto kRoundMagic,
 // so k can miss the nearest integer by a * 2^-25.2 at most) and hi + lo
@@ -37,51 +45,53 @@ constexpr float kPio2C = -0x1.ee59dap-50f;
 // inputs up to 2^22 is 2^-27.8, at 0x1.f9cbe2p+7):
 //   r1 = fma(-kf, A, a)             exact: a multiple of 2^-23 below 2
 //   ph = kf * B; pl = fma(kf, B, -ph)   kf * B = ph + pl exactly
-//   hi = r1 - ph; lo = TwoSum error     r1 - ph = hi + lo exactly
+//   hi, lo = TwoDiff(r1, ph)            r1 - ph = hi + lo exactly
 //   lo = lo - pl; lo = fma(-kf, C, lo)  the small terms, one rounding each
-// Returns k's low bits (the quadrant) as an integer.
-uint32_t Reduce(float a, float* hi, float* lo) {
-  float biased = std::fma(a, kTwoOverPi, kRoundMagic);
+// k is kept as its low bits (the quadrant), an integer.
+Reduced Reduce(float x) {
+  Reduced d;
+  d.a = Abs(x);
+  float biased = std::fma(d.a, kTwoOverPi, kRoundMagic);
   float kf = biased - kRoundMagic;
-  float r1 = std::fma(-kf, kPio2A, a);
-  float ph = kf * kPio2B;
-  float pl = std::fma(kf, kPio2B, -ph);
-  float h = r1 - ph;
-  float v = h - r1;
-  float l = (r1 - (h - v)) - (ph + v);
+  float r1 = std::fma(-kf, kPio2A, d.a);
+  float ph, pl, l;
+  TwoProduct(kf, kPio2B, &ph, &pl);
+  TwoDiff(r1, ph, &d.hi, &l);
   l = l - pl;
-  *lo = std::fma(-kf, kPio2C, l);
-  *hi = h;
-  return Bits(biased) - Bits(kRoundMagic);
+  d.lo = std::fma(-kf, kPio2C, l);
+  d.k = Bits(biased) - Bits(kRoundMagic);
+  d.r = d.hi + d.lo;
+  d.z = d.r * d.r;
+  return d;
 }
 
 // sin(hi + lo) for |hi + lo| <= 0.96: r = hi + lo, z = r * r,
 // s = Horner(z) of degree 3 fitted to (sin r - r) / r^3;
 // hi + fma(r * z, s, lo): the correction is at most 0.15 of the result.
-float SinPoly(float hi, float lo, float r, float z) {
+float SinPoly(const Reduced& d) {
   float s = 0x1.6e95e0p-19f;
-  s = std::fma(s, z, -0x1.a022bep-13f);
-  s = std::fma(s, z, 0x1.111140p-7f);
-  s = std::fma(s, z, -0x1.555556p-3f);
-  return hi + std::fma(r * z, s, lo);
+  s = std::fma(s, d.z, -0x1.a022bep-13f);
+  s = std::fma(s, d.z, 0x1.111140p-7f);
+  s = std::fma(s, d.z, -0x1.555556p-3f);
+  return d.hi + std::fma(d.r * d.z, s, d.lo);
 }
 
 // cos(hi + lo) = 1 - (hi + lo)^2 / 2 + z^2 c(z), c of degree 3 fitted to
 // (cos r - 1 + r^2 / 2) / r^4. (hi + lo)^2 = zh + zl to 2^-48 relative
 // (zl = fma(hi, hi, -zh) + 2 hi lo); 1 - zh / 2 = w + werr exactly
 // (Fast2Sum, 1 >= zh / 2); the result is w + fma(z * z, c, werr - zl / 2).
-float CosPoly(float hi, float lo, float z) {
-  float zh = hi * hi;
-  float zl = std::fma(hi, hi, -zh);
-  zl = std::fma(hi + hi, lo, zl);
+float CosPoly(const Reduced& d) {
+  float zh, zl;
+  TwoProduct(d.hi, d.hi, &zh, &zl);
+  zl = std::fma(d.hi + d.hi, d.lo, zl);
   float hz = 0.5f * zh;
   float w = 1.0f - hz;
   float werr = (1.0f - w) - hz;
   float c = -0x1.27689ep-22f;
-  c = std::fma(c, z, 0x1.a030f4p-16f);
-  c = std::fma(c, z, -0x1.6c1718p-10f);
-  c = std::fma(c, z, 0x1.555556p-5f);
-  return w + std::fma(z * z, c, std::fma(zl, -0.5f, werr));
+  c = std::fma(c, d.z, 0x1.a030f4p-16f);
+  c = std::fma(c, d.z, -0x1.6c1718p-10f);
+  c = std::fma(c, d.z, 0x1.555556p-5f);
+  return w + std::fma(d.z * d.z, c, std::fma(zl, -0.5f, werr));
 }
 
 // Odd quadrant: (k & 1) set.
@@ -93,38 +103,27 @@ float TrigSpecial(float x, float a, float y) {
   return IsNaN(x) ? x : y;
 }
 
+// sin(a + offset pi/2) xor'ed with the sign bit of `sign`, for a = |x| =
+// k pi/2 + r: the quadrant q = k + offset picks sin r, cos r, -sin r or
+// -cos r by q & 3, and both signs are applied as one xor of the sign bit
+// ((q & 2) << 30 ^ sign).
+float SinOfQuadrant(float x, uint32_t offset, uint32_t sign) {
+  Reduced d = Reduce(x);
+  float s = SinPoly(d);
+  float c = CosPoly(d);
+  uint32_t q = d.k + offset;
+  float y = OddQuadrant(q) ? c : s;
+  y = FromBits(Bits(y) ^ (((q << 30) ^ sign) & 0x80000000u));
+  return TrigSpecial(x, d.a, y);
+}
+
 }  // namespace
 
-// sin(x) = sign(x) sin(a), a = |x| = k pi/2 + r: the quadrant k & 3 picks
-// sin r, cos r, -sin r or -cos r; both signs are applied as one xor of the
-// sign bit ((k & 2) << 30 ^ the sign of x).
-float SinF32(float x) {
-  float a = Abs(x);
-  float hi, lo;
-  uint32_t k = Reduce(a, &hi, &lo);
-  float r = hi + lo;
-  float z = r * r;
-  float s = SinPoly(hi, lo, r, z);
-  float c = CosPoly(hi, lo, z);
-  float y = OddQuadrant(k) ? c : s;
-  y = FromBits(Bits(y) ^ (((k << 30) ^ Bits(x)) & 0x80000000u));
-  return TrigSpecial(x, a, y);
-}
+// sin(x) = sign(x) sin(a).
+float SinF32(float x) { return SinOfQuadrant(x, 0, Bits(x)); }
 
-// cos(x) = cos(a): quadrant k & 3 picks cos r, -sin r, -cos r or sin r (the
-// sign is ((k + 1) & 2) << 30).
-float CosF32(float x) {
-  float a = Abs(x);
-  float hi, lo;
-  uint32_t k = Reduce(a, &hi, &lo);
-  float r = hi + lo;
-  float z = r * r;
-  float s = SinPoly(hi, lo, r, z);
-  float c = CosPoly(hi, lo, z);
-  float y = OddQuadrant(k) ? s : c;
-  y = FromBits(Bits(y) ^ (((k + 1u) << 30) & 0x80000000u));
-  return TrigSpecial(x, a, y);
-}
+// cos(x) = cos(a) = sin(a + pi/2).
+float CosF32(float x) { return SinOfQuadrant(x, 1, 0); }
 
 // tan(x) = sign(x) tan(a): tan r for even k, -1 / tan r for odd k.
 // tan r = r + r^3 t(z), t of degree 8 fitted to (tan r - r) / r^3, kept as
@@ -133,11 +132,8 @@ float CosF32(float x) {
 // division's remainder); e = fma(q0, tl, e); -1 / (th + tl) = fma(q0, e, q0)
 // to O(e^2).
 float TanF32(float x) {
-  float a = Abs(x);
-  float hi, lo;
-  uint32_t k = Reduce(a, &hi, &lo);
-  float r = hi + lo;
-  float z = r * r;
+  Reduced d = Reduce(x);
+  float z = d.z;
   float t = 0x1.0eed76p-9f;
   t = std::fma(t, z, -0x1.1526c6p-8f);
   t = std::fma(t, z, 0x1.e45af4p-8f);
@@ -147,16 +143,16 @@ float TanF32(float x) {
   t = std::fma(t, z, 0x1.ba8d24p-5f);
   t = std::fma(t, z, 0x1.110f48p-3f);
   t = std::fma(t, z, 0x1.55555ap-2f);
-  float corr = std::fma(r * z, t, lo);
-  float th = hi + corr;
-  float tl = corr - (th - hi);
+  float corr = std::fma(d.r * z, t, d.lo);
+  float th, tl;
+  Fast2Sum(d.hi, corr, &th, &tl);
   float q0 = -1.0f / th;
   float e = std::fma(q0, th, 1.0f);
   e = std::fma(q0, tl, e);
   float cot = std::fma(q0, e, q0);
-  float y = OddQuadrant(k) ? cot : th;
+  float y = OddQuadrant(d.k) ? cot : th;
   y = FromBits(Bits(y) ^ (Bits(x) & 0x80000000u));
-  return TrigSpecial(x, a, y);
+  return TrigSpecial(x, d.a, y);
 }
 
 namespace {
@@ -230,8 +226,7 @@ float AtanF32(float x) {
   float corr = AtanCorrection(t, tl);
   float y = big ? SubFromConstant(kPio2Hi, kPio2Lo, t, corr) : t + corr;
   y = a == kInf ? kPio2Hi : y;
-  y = WithSign(y, x);
-  return IsNaN(x) ? x : y;
+  return OddResult(x, y);
 }
 
 // asin(x) = sign(x) asin(a): t + corr for a <= 0.5, else
@@ -243,8 +238,7 @@ float AsinF32(float x) {
   float y = a <= 0.5f ? t + corr : SubFromConstant(kPio2Hi, kPio2Lo, t + t, corr + corr);
   y = a == 1.0f ? kPio2Hi : y;
   y = a > 1.0f ? kNaN : y;
-  y = WithSign(y, x);
-  return IsNaN(x) ? x : y;
+  return OddResult(x, y);
 }
 
 // acos(x) from the asin core: |x| <= 0.5: pi/2 - asin(x) (v = x, corr with
@@ -320,7 +314,7 @@ float Atan2F32(float y, float x) {
 // big = max(|x|, |y|), small = the other, both scaled by s = 2^-e, e =
 // big's exponent clamped to [-126, 126] (exact); bs^2 + ss^2 = S + Sl to
 // about 2^-46 (each square exact as a + fma error, S = h + l by Fast2Sum);
-// q = sqrt(S) corrected once by (fma(-q, q, S) + Sl) / (2 q), then scaled
+// q + corr = SqrtWithCorrection(S, Sl), then scaled
 // back by 2^e (exact, or the overflow to inf). An infinity gives +inf even
 // with a NaN (C99 Annex F); else a NaN gives NaN.
 float HypotF32(float x, float y) {
@@ -337,14 +331,14 @@ float HypotF32(float x, float y) {
   back = big >= 0x1p127f ? 0x1p126f : back;
   float bs = big * s;
   float ss = small * s;
-  float h = bs * bs;
-  float hl = std::fma(bs, bs, -h);
-  float l = ss * ss;
-  float ll = std::fma(ss, ss, -l);
-  float sum = h + l;
-  float sum_lo = (l - (sum - h)) + (hl + ll);
-  float q = std::sqrt(sum);
-  float corr = (std::fma(-q, q, sum) + sum_lo) / (q + q);
+  float h, hl, l, ll;
+  TwoProduct(bs, bs, &h, &hl);
+  TwoProduct(ss, ss, &l, &ll);
+  float sum, sum_lo;
+  Fast2Sum(h, l, &sum, &sum_lo);
+  sum_lo = sum_lo + (hl + ll);
+  float corr;
+  float q = SqrtWithCorrection(sum, sum_lo, &corr);
   float r = (q + corr) * back;
   r = big == 0.0f ? 0.0f : r;
   r = IsNaN(x) || IsNaN(y) ? BinaryNaN(x, y) : r;

@@ -134,6 +134,26 @@ std::vector<Out> Reference(BinaryOp op, Layout layout, const std::vector<float>&
   return out;
 }
 
+// The operands of a binary op over n elements in `layout`: a scalar operand
+// is a vector of one element (plus room for n == 0), and two vectors are
+// values.Like each other.
+struct Operands {
+  std::vector<float> a, b;
+};
+Operands MakeOperands(Values& values, Layout layout, int64_t n) {
+  const int64_t na = layout == Layout::kScalarVector ? 1 : n;
+  const int64_t nb = layout == Layout::kVectorScalar ? 1 : n;
+  Operands o;
+  o.a = values.Vector(na);
+  o.b = layout == Layout::kVectorVector ? values.Like(o.a) : values.Vector(nb);
+  return o;
+}
+
+// The case named in failure messages: "op layout isa n=N".
+std::string CaseName(BinaryOp op, Layout layout, Isa isa, int64_t n) {
+  return absl::StrCat(kernels::Spelling(op), " ", LayoutName(layout), " ", Name(isa), " n=", n);
+}
+
 class ElementwiseJitTest : public testing::TestWithParam<Isa> {
  protected:
   void SetUp() override {
@@ -152,13 +172,8 @@ TEST_P(ElementwiseJitTest, BinaryMatchesReferenceBitForBit) {
       BinaryF32Fn fn = jit_.BinaryF32(op, layout, GetParam());
       ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << LayoutName(layout);
       for (int64_t n : kSizes) {
-        const std::string what = absl::StrCat(kernels::Spelling(op), " ", LayoutName(layout), " ",
-                                              Name(GetParam()), " n=", n);
-        // Scalar operands are vectors of one element (plus room for n == 0).
-        const int64_t na = layout == Layout::kScalarVector ? 1 : n;
-        const int64_t nb = layout == Layout::kVectorScalar ? 1 : n;
-        std::vector<float> a = values.Vector(na);
-        std::vector<float> b = layout == Layout::kVectorVector ? values.Like(a) : values.Vector(nb);
+        const std::string what = CaseName(op, layout, GetParam(), n);
+        const auto [a, b] = MakeOperands(values, layout, n);
         const std::vector<float> want = Reference<float>(op, layout, a, b, n);
 
         std::vector<float> out = WithSentinels(std::vector<float>(static_cast<size_t>(n)));
@@ -198,12 +213,8 @@ TEST_P(ElementwiseJitTest, CompareMatchesReferenceBitForBit) {
       CompareF32Fn fn = jit_.CompareF32(op, layout, GetParam());
       ASSERT_NE(fn, nullptr) << kernels::Spelling(op) << " " << LayoutName(layout);
       for (int64_t n : kSizes) {
-        const std::string what = absl::StrCat(kernels::Spelling(op), " ", LayoutName(layout), " ",
-                                              Name(GetParam()), " n=", n);
-        const int64_t na = layout == Layout::kScalarVector ? 1 : n;
-        const int64_t nb = layout == Layout::kVectorScalar ? 1 : n;
-        std::vector<float> a = values.Vector(na);
-        std::vector<float> b = layout == Layout::kVectorVector ? values.Like(a) : values.Vector(nb);
+        const std::string what = CaseName(op, layout, GetParam(), n);
+        const auto [a, b] = MakeOperands(values, layout, n);
         const std::vector<uint8_t> want = Reference<uint8_t>(op, layout, a, b, n);
         std::vector<uint8_t> out(static_cast<size_t>(n) + kSentinels, 0xab);
         fn(a.data(), b.data(), out.data(), n);

@@ -53,15 +53,34 @@ std::vector<float> Inputs(std::mt19937& rng, size_t n, float scale) {
   return v;
 }
 
+// fn on the leaves a and b, against the reference's `want` bit for bit (a NaN
+// need only be a NaN).
+void ExpectFusedMatches(FusedF32Fn fn, const std::vector<float>& a, const std::vector<float>& b,
+                        const std::vector<float>& want, const std::string& what) {
+  const int64_t n = static_cast<int64_t>(want.size());
+  std::vector<float> got(want.size());
+  const float* inputs[] = {a.data(), b.data()};
+  fn(inputs, got.data(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (want[i] != want[i]) {
+      EXPECT_NE(got[i], got[i]) << what << " at " << i;
+    } else {
+      EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
+    }
+  }
+}
+
 class MathOpsJitTest : public ::testing::TestWithParam<Isa> {
  protected:
+  void SetUp() override {
+    if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
+    if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
+  }
   Jit jit_;
 };
 
 // op2(op1(a) * b) for every pair of new ops, n with a tail on both paths.
 TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
-  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
-  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
   std::mt19937 rng(77);
   const int64_t n = 1003;
   const std::vector<float> a = Inputs(rng, n, 6.0f);
@@ -80,16 +99,7 @@ TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
       kernels::Unary(first, DType::kF32, n, a.data(), t.data());
       for (int64_t i = 0; i < n; ++i) t[i] = t[i] * b[i];
       kernels::Unary(second, DType::kF32, n, t.data(), want.data());
-      std::vector<float> got(n);
-      const float* inputs[] = {a.data(), b.data()};
-      fn(inputs, got.data(), n);
-      for (int64_t i = 0; i < n; ++i) {
-        if (want[i] != want[i]) {
-          EXPECT_NE(got[i], got[i]) << what << " at " << i;
-        } else {
-          EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
-        }
-      }
+      ExpectFusedMatches(fn, a, b, want, what);
     }
   }
 }
@@ -97,8 +107,6 @@ TEST_P(MathOpsJitTest, FusedChainsMatchUnfusedReference) {
 // The binary math functions in fused programs: f(op(a), b) and
 // f(b, op(a) * b) for f in atan2 hypot pow, with special values among the inputs.
 TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
-  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
-  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
   std::mt19937 rng(78);
   const int64_t n = 1003;
   const std::vector<float> a = Inputs(rng, n, 6.0f);
@@ -125,16 +133,7 @@ TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
       kernels::Binary(BinaryOp::kMul, DType::kF32, shape, strided(t), strided(b), v.data());
       kernels::Binary(f, DType::kF32, shape, strided(b), strided(v), w.data());
       kernels::Binary(BinaryOp::kAdd, DType::kF32, shape, strided(u), strided(w), want.data());
-      std::vector<float> got(n);
-      const float* inputs[] = {a.data(), b.data()};
-      fn(inputs, got.data(), n);
-      for (int64_t i = 0; i < n; ++i) {
-        if (want[i] != want[i]) {
-          EXPECT_NE(got[i], got[i]) << what << " at " << i;
-        } else {
-          EXPECT_EQ(Bits(got[i]), Bits(want[i])) << what << " at " << i << " a=" << a[i];
-        }
-      }
+      ExpectFusedMatches(fn, a, b, want, what);
     }
   }
 }
@@ -143,8 +142,6 @@ TEST_P(MathOpsJitTest, FusedBinaryMathMatchesUnfusedReference) {
 // pairs: random bit patterns, adjacent patterns, bases near 1 with large
 // exponents, negative bases with integer exponents, and every layout.
 TEST_P(MathOpsJitTest, BinaryMathDenseMatchesReference) {
-  if (!jit_.available()) GTEST_SKIP() << "no AVX2+FMA";
-  if (GetParam() == Isa::kAvx512 && !jit_.has_avx512()) GTEST_SKIP() << "no AVX-512";
   std::mt19937_64 rng(79);
   const int64_t n = 1 << 20;
   std::vector<float> a(n), b(n);
