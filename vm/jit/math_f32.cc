@@ -53,10 +53,9 @@ Vec Expm1Remainder(VectorEmitter& e, const Vec& r) {
   return q;
 }
 
-// ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89].
-void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
-  // kf, rh = ReduceExp(x); r = fma(kf, -kLn2Lo, rh)
-  ExpReduction d = ReduceExp(e, x);
+// ExpOfReduced(d): r = fma(kf, -kLn2Lo, rh); p = 1/5040; p = fma(p, r, c)
+// down to the two 1s.
+Vec ExpOfReduced(VectorEmitter& e, const ExpReduction& d) {
   Vec r = e.NewVec();
   e.Fma(r, d.kf, e.ConstF(-kLn2Lo), d.rh);
   // p = 1/5040; p = fma(p, r, c) down to the two 1s.
@@ -65,6 +64,13 @@ void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
        {0x1.6c16c2p-10f, 0x1.111112p-7f, 0x1.555556p-5f, 0x1.555556p-3f, 0x1.0p-1f, 1.0f, 1.0f}) {
     e.Fma(p, p, r, e.ConstF(c));
   }
+  return p;
+}
+
+// ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89].
+void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
+  ExpReduction d = ReduceExp(e, x);
+  Vec p = ExpOfReduced(e, d);
   // s1, s2 = SplitPow2(KFromBiased(biased) + k_offset); (p * s1) * s2
   Vec k = e.NewVec();
   KFromBiased(e, k, d.biased, k_offset);
@@ -73,6 +79,17 @@ void ExpCore(VectorEmitter& e, const Vec& dst, const Vec& x, int32_t k_offset) {
   SplitPow2(e, k, s1, s2);
   e.Mul(dst, p, s1);
   e.Mul(dst, dst, s2);
+}
+
+// ExpCoreSmallK(x): p * Pow2(KFromBiased(biased)), the + 127 of Pow2 folded
+// into KFromBiased's constant (the same integer).
+void ExpCoreSmallK(VectorEmitter& e, const Vec& dst, const Vec& x) {
+  ExpReduction d = ReduceExp(e, x);
+  Vec p = ExpOfReduced(e, d);
+  Vec scale = e.NewVec();
+  KFromBiased(e, scale, d.biased, 127);
+  e.ShiftLeftI32(scale, scale, 23);
+  e.Mul(dst, p, scale);
 }
 
 // ClampExpArg(x): c = x < -104 ? -104 : x; c > 89 ? 89 : c.
@@ -177,13 +194,13 @@ void EmitTanhF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Mul(small, a, z);
   e.Fma(small, small, p, a);
 
-  // a2 = a + a; E = ExpCore(a2 < 40 ? a2 : 40)
+  // a2 = a + a; E = ExpCoreSmallK(a2 < 40 ? a2 : 40)
   Vec a2 = e.NewVec();
   e.Add(a2, a, a);
   Vec forty = e.ConstReg(Bits(40.0f));
   e.Select(a2, e.Compare(Cmp::kLT_OQ, a2, e.ConstF(40.0f)), a2, forty);
   Vec big_e = e.NewVec();
-  ExpCore(e, big_e, a2);
+  ExpCoreSmallK(e, big_e, a2);
   // d = E + 1; derr = 1 - (d - E)
   Vec d = e.NewVec();
   e.Add(d, big_e, e.ConstF(1.0f));
@@ -203,10 +220,10 @@ void EmitTanhF32(VectorEmitter& e, const Vec& dst, const Vec& x) {
   e.Fma(large, r, large, q);
   e.Sub(large, one, large);
 
-  // y = a < 0.75 ? small : large; y = WithSign(y, x)
+  // y = a < 0.75 ? small : large; OddResultOfNonNegative(x, y)
   Vec y = e.NewVec();
   e.Select(y, e.Compare(Cmp::kLT_OQ, a, e.ConstF(0.75f)), small, large);
-  OddResult(e, dst, x, y);
+  OddResultOfNonNegative(e, dst, x, y);
 }
 
 void EmitSigmoidF32(VectorEmitter& e, const Vec& dst, const Vec& x) {

@@ -64,6 +64,16 @@ inline void OddResult(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, 
   e.Select(dst, e.IsNaN(x), x, y);
 }
 
+// dst = OddResultOfNonNegative(x, y): y | (x & sign bit) (y in place), then x
+// for NaN x.
+inline void OddResultOfNonNegative(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x,
+                                   const x86::Vec& y) {
+  x86::Vec sign = e.NewVec();
+  e.AndBits(sign, x, e.Const(kSignBit));
+  e.OrBits(y, y, sign);
+  e.Select(dst, e.IsNaN(x), x, y);
+}
+
 // Fast2Sum(a, b, &s, &err): s = a + b; err = b - (s - a).
 inline void Fast2Sum(VectorEmitter& e, const x86::Vec& s, const x86::Vec& err, const x86::Vec& a,
                      const x86::Vec& b) {
@@ -169,9 +179,13 @@ inline void SplitPow2(VectorEmitter& e, const x86::Vec& k, const x86::Vec& s1, c
 // Expm1Remainder(r), in a new register.
 x86::Vec Expm1Remainder(VectorEmitter& e, const x86::Vec& r);
 
+// ExpOfReduced(d), in a new register.
+x86::Vec ExpOfReduced(VectorEmitter& e, const ExpReduction& d);
 // ExpCore(x, k_offset) into dst, for x already clamped to [-104, 89] (or to
 // 90 with k_offset = -1). dst may alias x.
 void ExpCore(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x, int32_t k_offset = 0);
+// ExpCoreSmallK(x) into dst, for x in [0, 40]. dst may alias x.
+void ExpCoreSmallK(VectorEmitter& e, const x86::Vec& dst, const x86::Vec& x);
 // ClampExpArg(x), in a new register.
 x86::Vec ClampExpArg(VectorEmitter& e, const x86::Vec& x);
 // SplitLog(x, &kf, &m) into kf and m.

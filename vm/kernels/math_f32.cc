@@ -69,7 +69,7 @@ float Log1pF32(float x) {
 //   a < 0.75: a + a^3 P(a^2), P of degree 7 fitted to (tanh(a) - a) / a^3;
 //             z = a * a; p = Horner(z) with fma from the top;
 //             y = fma(a * z, p, a)
-//   a >= 0.75: 1 - 2 / (E + 1), E = ExpCore(min(2a, 40)); the division is
+//   a >= 0.75: 1 - 2 / (E + 1), E = ExpCoreSmallK(min(2a, 40)); the division is
 //             corrected for the rounding of d = E + 1 (derr = 1 - (d - E),
 //             exact) and for its own rounding:
 //             q = 2 / d; r = fma(-q, d, 2); r = fma(-q, derr, r);
@@ -90,7 +90,7 @@ float TanhF32(float x) {
   float small = std::fma(a * z, p, a);
 
   float a2 = a + a;
-  float e = ExpCore(a2 < 40.0f ? a2 : 40.0f);
+  float e = ExpCoreSmallK(a2 < 40.0f ? a2 : 40.0f);
   float d = e + 1.0f;
   float derr = 1.0f - (d - e);
   float q = 2.0f / d;
@@ -98,8 +98,9 @@ float TanhF32(float x) {
   r = std::fma(-q, derr, r);
   float large = 1.0f - std::fma(r, 0.5f * q, q);
 
+  // Both are >= +0 (small is +0 at a = 0, large at most rounds to +0).
   float y = a < 0.75f ? small : large;
-  return OddResult(x, y);
+  return OddResultOfNonNegative(x, y);
 }
 
 // e = ExpCore(-|x|) in [0, 1]; sigmoid = n / (1 + e) with n = 1 for x >= 0
