@@ -181,6 +181,18 @@ class FunctionCompiler {
   // The fused-program node (op, unary or not) of an elementwise builtin that
   // computes a tensor of its operands' dtype (not a comparison).
   static std::optional<vm::FusedNode> ElementwiseNode(lang::BuiltinId id);
+  // `clip`'s overloads are compositions of elementwise builtins, so they fuse:
+  // np.clip's minimum(maximum(x, lo), hi) as `minimum(hi, maximum(lo, x))`
+  // (the bound first: the Max and Min rules keep their first operand on a
+  // tie, which gives np.clip's signed zeros). The two parts, in order, with
+  // the site types they are applied at; the unfused code of a clip is exactly
+  // these two builtins, fused or not. `site`: a clip overload's.
+  struct ClipPart {
+    lang::BuiltinId id;
+    const Type* site;
+  };
+  static bool IsClip(lang::BuiltinId id);
+  std::vector<ClipPart> ClipParts(const Type* site);
   // Like Eval, but a variable at its last use is moved into a temporary, so
   // an elementwise op may consume it.
   Operand EvalConsumable(const Expr& e, bool borrow_ok);

@@ -124,11 +124,12 @@ struct Tree {
   };
   struct Node {
     vm::FusedNode op;  // a, b, c filled from refs at the end
-    Ref operands[3];
+    Ref operands[3];   // `square`: twice the same
     int arity;
     bool consumes;  // an elementwise op or comparison (not `where`)
-    BuiltinId id;
+    BuiltinId id;   // the builtin of the unfused code (a part, for `clip`)
     const Expr* expr;
+    const Type* site;  // id's site type
   };
   std::vector<Leaf> leaves;
   std::vector<Node> nodes;
@@ -178,7 +179,10 @@ std::optional<BuiltinId> FunctionCompiler::FusableOp(const Expr& e) {
     default:
       return std::nullopt;
   }
-  if (!id || (!ElementwiseNode(*id) && !IsWhere(*id))) return std::nullopt;
+  if (!id ||
+      (!ElementwiseNode(*id) && !IsWhere(*id) && *id != BuiltinId::kSquare && !IsClip(*id))) {
+    return std::nullopt;
+  }
   return id;
 }
 
@@ -232,7 +236,35 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
     }
     node.id = *id;
     node.expr = &e;
+    node.site = T(e.site_type);
     std::vector<const Expr*> operands = OperandsOf(e);
+    if (*id == BuiltinId::kSquare || IsClip(*id)) {
+      // Compositions: the operands once each, in evaluation order, then
+      // square's one MUL of its operand by itself, or clip's two parts.
+      std::vector<Tree::Ref> refs;
+      for (const Expr* operand : operands) refs.push_back(self(self, *operand, false, true));
+      if (!tree.ok) return {};
+      node.consumes = true;
+      node.arity = 2;
+      if (*id == BuiltinId::kSquare) {
+        node.op = *ElementwiseNode(BuiltinId::kMulTensor);
+        node.operands[0] = node.operands[1] = refs[0];
+        tree.nodes.push_back(node);
+        return {true, static_cast<uint16_t>(tree.nodes.size() - 1)};
+      }
+      const std::vector<ClipPart> parts = ClipParts(node.site);
+      Tree::Ref last = refs[0];
+      for (size_t p = 0; p < parts.size(); ++p) {
+        node.id = parts[p].id;
+        node.site = parts[p].site;
+        node.op = *ElementwiseNode(parts[p].id);
+        node.operands[0] = refs[p + 1];  // the bound first, as ClipParts says
+        node.operands[1] = last;
+        tree.nodes.push_back(node);
+        last = {true, static_cast<uint16_t>(tree.nodes.size() - 1)};
+      }
+      return last;
+    }
     if (mask) {
       node.op.op = static_cast<uint8_t>(*ComparisonOf(e.binary_op));
       node.arity = 2;
@@ -258,6 +290,7 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
     return {true, static_cast<uint16_t>(tree.nodes.size() - 1)};
   };
   collect(collect, root, false, false);
+  if (tree.nodes.size() > kMaxNodes) tree.ok = false;  // a `clip` adds two at once
   // One elementwise node without a scalar gains nothing over its typed
   // opcode; `where` has no other JIT path.
   if (!tree.ok || (tree.nodes.size() < 2 && !tree.has_scalar && !tree.has_where)) {
@@ -328,9 +361,20 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
       if (node.consumes && (ref.node || program.leaves[ref.index].moved)) owned |= 1u << k;
     }
     uint32_t consumed = 0;
-    ApplyBuiltin(node.id, T(node.expr->site_type), args, dst, node.expr->span, owned, &consumed);
+    ApplyBuiltin(node.id, node.site, args, dst, node.expr->span, owned, &consumed);
+    // A temporary is released once when no operand slot holding it took it
+    // (`square` holds its operand twice and takes it by the first).
     for (int k = 0; k < node.arity; ++k) {
-      if (node.operands[k].node && (consumed & (1u << k)) == 0) Release(args[k]);
+      const Tree::Ref ref = node.operands[k];
+      if (!ref.node) continue;
+      bool taken = false, earlier = false;
+      for (int j = 0; j < node.arity; ++j) {
+        if (node.operands[j].node && node.operands[j].index == ref.index) {
+          taken = taken || (consumed & (1u << j)) != 0;
+          earlier = earlier || j < k;
+        }
+      }
+      if (!taken && !earlier) Release(args[k]);
     }
   }
   Bind(end);

@@ -45,6 +45,7 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
     ALEA_FORMS(Sub, SUB_T)
     ALEA_FORMS(Mul, MUL_T)
     ALEA_FORMS(Div, DIV_T)
+    ALEA_FORMS(Rem, REM_T)
     ALEA_FORMS(Maximum, MAX_T)
     ALEA_FORMS(Minimum, MIN_T)
     ALEA_FORMS(Eq, EQ_T)
@@ -176,7 +177,26 @@ vm::DType StaticDType(const Type* t) {
 }
 
 bool FunctionCompiler::ConsumesTensorOperands(BuiltinId id) {
-  return ElementwiseOf(id).has_value();
+  return ElementwiseOf(id).has_value() || id == BuiltinId::kSquare || IsClip(id);
+}
+
+bool FunctionCompiler::IsClip(BuiltinId id) {
+  return id == BuiltinId::kClip || id == BuiltinId::kClipTensor ||
+         id == BuiltinId::kClipTensorFloat || id == BuiltinId::kClipFloatTensor;
+}
+
+std::vector<FunctionCompiler::ClipPart> FunctionCompiler::ClipParts(const Type* site) {
+  site = types::Resolve(site);
+  // A bound is a Float or a Tensor(f32) (the overloads of builtins.def).
+  auto is_float = [&](int k) { return types::Resolve(site->args[k])->kind == types::Kind::kFloat; };
+  const bool lo_float = is_float(1), hi_float = is_float(2);
+  Type* result = const_cast<Type*>(site->result);
+  auto arg = [&](int k) { return const_cast<Type*>(site->args[k]); };
+  // maximum(lo, x): a Float lo is the left scalar; then minimum(hi, that).
+  return {{lo_float ? BuiltinId::kMaximumFloatTensor : BuiltinId::kMaximumTensor,
+           pc_.store_.Function({arg(1), arg(0)}, result)},
+          {hi_float ? BuiltinId::kMinimumFloatTensor : BuiltinId::kMinimumTensor,
+           pc_.store_.Function({arg(2), result}, result)}};
 }
 
 std::optional<vm::FusedNode> FunctionCompiler::ElementwiseNode(BuiltinId id) {
@@ -188,6 +208,9 @@ std::optional<vm::FusedNode> FunctionCompiler::ElementwiseNode(BuiltinId id) {
   const int first = static_cast<int>(ew->binary ? Op::ADD_T : Op::NEG_T);
   node.op = static_cast<uint8_t>(static_cast<int>(ew->op) - first);
   if (ew->op >= Op::EQ_T && ew->op <= Op::GE_T) return std::nullopt;  // bool results
+  // The JIT has no `%` (docs/decisions.md "The JIT and fusion"): a fused
+  // program holding one would always fall back, so `%` stays a leaf.
+  if (ew->op == Op::REM_T) return std::nullopt;
   return node;
 }
 
@@ -302,6 +325,16 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kArange2:
       CallNative("t_arange", {reg(arg(0)), reg(arg(1)), dtype_imm(site->result)}, true, dst, at);
       return true;
+    case BuiltinId::kEye:
+      CallNative("t_eye", {reg(arg(0)), dtype_imm(site->result)}, true, dst, at);
+      return true;
+    case BuiltinId::kRoll:
+      if (arg(2) < 0) {
+        CallNative("t_roll", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      } else {
+        CallNative("t_roll_axis", {reg(arg(0)), reg(arg(1)), reg(arg(2))}, true, dst, at);
+      }
+      return true;
     case BuiltinId::kTensor:
       // An instance the checker never saw can break that tie: an unused
       // generic top-level let (`let e = tensor([])`) compiled at unit. Not
@@ -342,6 +375,34 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kMatMul:
       CallNative("t_matmul", {reg(arg(0)), reg(arg(1))}, true, dst, at);
       return true;
+    case BuiltinId::kSquare: {
+      // x * x on one register: the left operand may be moved in (and
+      // written in place), the right reads the same object.
+      const uint8_t moved = owned & 1;
+      Emit(Instr::ABC(Op::MUL_T, dst, arg(0), arg(0), moved), at);
+      if (consumed != nullptr) *consumed = moved;
+      return true;
+    }
+    case BuiltinId::kClip:
+    case BuiltinId::kClipTensor:
+    case BuiltinId::kClipTensorFloat:
+    case BuiltinId::kClipFloatTensor: {
+      // Parameters x, lo, hi are owned bits 1, 2, 4; the parts take (lo, x)
+      // and (hi, the maximum).
+      const std::vector<ClipPart> parts = ClipParts(site);
+      const int m = Alloc(true);
+      uint32_t took_max = 0, took_min = 0;
+      const uint32_t owned_max = ((owned >> 1) & 1) | ((owned & 1) << 1);
+      ApplyTensorBuiltin(parts[0].id, parts[0].site, {arg(1), arg(0)}, m, at, owned_max, &took_max);
+      ApplyTensorBuiltin(parts[1].id, parts[1].site, {arg(2), m}, dst, at, ((owned >> 2) & 1) | 2,
+                         &took_min);
+      if ((took_min & 2) == 0) Release(m);
+      if (consumed != nullptr) {
+        *consumed = ((took_max >> 1) & 1) | ((took_max & 1) << 1) | ((took_min & 1) << 2);
+      }
+      SetTop(mark);
+      return true;
+    }
     case BuiltinId::kIsNanTensor:  // NaN is the one value unequal to itself
       Emit(Instr::ABC(Op::NE_T, dst, arg(0), arg(0), 0), at);
       return true;

@@ -201,6 +201,23 @@ Object* Sort(TensorContext& cx, const Object* x, int64_t axis);
 // sorted; both have one dtype, not bool.
 Object* SearchSorted(TensorContext& cx, const Object* sorted, const Object* values);
 
+// ---- Building (tensor_build.cc): NumPy's linspace, eye, stack, roll ----
+// np.linspace(a, b, n, dtype=np.float32), bit for bit (kernels/linspace.h):
+// a 1-d f32 tensor of n elements; n < 0 is kNegativeCount.
+Object* Linspace(TensorContext& cx, double a, double b, int64_t n);
+// np.eye(n, dtype): [n, n], one (bool: true) on the diagonal, zero elsewhere;
+// a negative n is kBadShape, as for zeros.
+Object* Eye(TensorContext& cx, DType dtype, int64_t n);
+// np.stack(xs, axis): tensors of one dtype and shape joined along a new axis
+// of the result (0 to rank; negative counts from the result's end).
+// kStackEmpty for no tensors, kStackShapes naming the first shape that
+// differs, kAxisOutOfRange naming the result's shape.
+Object* Stack(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis);
+// np.roll(x, shift, axis): each element moves `shift` places along the axis
+// (negative: backwards), those past the end coming round to the front; with
+// no axis the flattened tensor rolls and the shape stays.
+Object* Roll(TensorContext& cx, const Object* x, int64_t shift, std::optional<int64_t> axis);
+
 }  // namespace alea::vm
 
 #endif  // ALEA_VM_TENSOR_OPS_H_

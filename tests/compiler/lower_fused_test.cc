@@ -196,3 +196,111 @@ TEST(LowerFused, AnObservableLeafAfterTheFirstStopsFusion) {
 
 }  // namespace
 }  // namespace alea::compiler
+
+namespace alea::compiler {
+namespace {
+
+// `square` and `clip` are compositions of elementwise ops, so they join the
+// tree: square one MUL of its operand by itself, clip a MAX and a MIN with
+// the bound first (np.clip's tie rule); the unfused block applies those
+// builtins. `%` has no JIT kernel: it stays a leaf.
+TEST(LowerFused, SquareIsOneMulOfOneOperand) {
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor) -> Tensor = square(x + 1.0) * 0.5\n"
+      "fn main() { print(f(ones([3]))) }\n");
+  const vm::Function* f = Named(m, "f");
+  ASSERT_NE(f, nullptr);
+  std::vector<const vm::FusedProgram*> programs = Programs(m, *f);
+  ASSERT_EQ(programs.size(), 1u);
+  const vm::FusedProgram& p = *programs[0];
+  ASSERT_EQ(p.leaves.size(), 3u);  // x, 1.0, 0.5
+  EXPECT_TRUE(p.leaves[0].moved) << "x's last use goes into ADD_T";
+  ASSERT_EQ(p.nodes.size(), 3u);  // +, square's *, *
+  EXPECT_EQ(p.nodes[1].op, static_cast<uint8_t>(vm::kernels::BinaryOp::kMul));
+  EXPECT_EQ(p.nodes[1].a, 3);  // the sum, twice
+  EXPECT_EQ(p.nodes[1].b, 3);
+  // The unfused block: ADD_T, square's MUL_T of one register (moving the sum
+  // in once), MUL_T; the sum's temporary is not released again after it.
+  EXPECT_EQ(Count(*f, Op::MUL_T), 2);
+  for (const vm::Instr& in : f->code) {
+    if (in.op == Op::MUL_T && in.b == in.c) {
+      EXPECT_EQ(in.x, 1) << "one move of one reference";
+    }
+  }
+}
+
+TEST(LowerFused, SquareOfALeafMovesItOnce) {
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor) -> Tensor = square(x) + 1.0\n"
+      "fn main() { print(f(ones([3]))) }\n");
+  const vm::Function* f = Named(m, "f");
+  ASSERT_NE(f, nullptr);
+  std::vector<const vm::FusedProgram*> programs = Programs(m, *f);
+  ASSERT_EQ(programs.size(), 1u);
+  const vm::FusedProgram& p = *programs[0];
+  ASSERT_EQ(p.leaves.size(), 2u);  // x once, 1.0
+  EXPECT_TRUE(p.leaves[0].moved);
+  EXPECT_EQ(p.nodes[0].a, 0);
+  EXPECT_EQ(p.nodes[0].b, 0);
+}
+
+TEST(LowerFused, ClipIsAMaxAndAMinWithTheBoundsFirst) {
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor, lo: Tensor) -> Tensor = clip(x * 2.0, lo, 6.0) + 1.0\n"
+      "fn main() { print(f(ones([3]), zeros([3]))) }\n");
+  const vm::Function* f = Named(m, "f");
+  ASSERT_NE(f, nullptr);
+  std::vector<const vm::FusedProgram*> programs = Programs(m, *f);
+  ASSERT_EQ(programs.size(), 1u);
+  const vm::FusedProgram& p = *programs[0];
+  // Leaves x, 2.0, lo, 6.0, 1.0 (evaluation order); nodes *, max, min, +.
+  ASSERT_EQ(p.leaves.size(), 5u);
+  EXPECT_EQ(p.leaves[2].kind, Kind::kTensor);
+  EXPECT_EQ(p.leaves[3].kind, Kind::kFloat);
+  ASSERT_EQ(p.nodes.size(), 4u);
+  EXPECT_EQ(p.nodes[1].op, static_cast<uint8_t>(vm::kernels::BinaryOp::kMax));
+  EXPECT_EQ(p.nodes[1].a, 2);  // lo
+  EXPECT_EQ(p.nodes[1].b, 5);  // x * 2.0
+  EXPECT_EQ(p.nodes[2].op, static_cast<uint8_t>(vm::kernels::BinaryOp::kMin));
+  EXPECT_EQ(p.nodes[2].a, 3);  // 6.0
+  EXPECT_EQ(p.nodes[2].b, 6);  // the max
+  EXPECT_EQ(Count(*f, Op::MAX_T), 1);
+  EXPECT_EQ(Count(*f, Op::MIN_T), 1);
+}
+
+TEST(LowerFused, ClipAloneFusesAndMatchesItsUnfusedCode) {
+  // Two nodes are worth a pass; outside a tree (a named argument here) clip
+  // is the same two typed opcodes.
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor) -> Tensor = clip(x, 0.0, 1.0)\n"
+      "fn g(x: Tensor) -> Tensor = clip(x, lo: 0.0, hi: 1.0)\n"
+      "fn main() { print((f(ones([3])), g(ones([3])))) }\n");
+  const vm::Function* f = Named(m, "f");
+  const vm::Function* g = Named(m, "g");
+  ASSERT_NE(f, nullptr);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(Programs(m, *f).size(), 1u);
+  EXPECT_EQ(Programs(m, *g).size(), 0u);
+  EXPECT_EQ(Count(*g, Op::MAX_T), 1);
+  EXPECT_EQ(Count(*g, Op::MIN_T), 1);
+  EXPECT_EQ(Count(*g, Op::SCALAR_T), 2);
+}
+
+TEST(LowerFused, RemainderIsALeaf) {
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor, y: Tensor) -> Tensor = (x % y) * 2.0 + 1.0\n"
+      "fn main() { print(f(ones([3]), ones([3]))) }\n");
+  const vm::Function* f = Named(m, "f");
+  ASSERT_NE(f, nullptr);
+  std::vector<const vm::FusedProgram*> programs = Programs(m, *f);
+  ASSERT_EQ(programs.size(), 1u);
+  EXPECT_EQ(programs[0]->nodes.size(), 2u);  // * and +, over the leaf x % y
+  EXPECT_EQ(programs[0]->leaves[0].kind, Kind::kTensor);
+  EXPECT_EQ(Count(*f, Op::REM_T), 1);
+  for (const vm::FusedNode& node : programs[0]->nodes) {
+    EXPECT_NE(node.op, static_cast<uint8_t>(vm::kernels::BinaryOp::kRem));
+  }
+}
+
+}  // namespace
+}  // namespace alea::compiler

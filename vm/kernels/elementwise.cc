@@ -117,7 +117,20 @@ inline int32_t WrapMul(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
 }
 
-// a op b for every op but integer `/` (DivRow handles the zero check).
+// f32 `%`: the C library's fmod is exact (the result is representable), so
+// only its NaNs are pinned here: a NaN operand as `+` does (a's, else b's,
+// quieted), an invalid operation (x % 0, inf % y) the CPU's default NaN,
+// computed as an invalid operation is, as NumPy's fmod gives.
+inline float RemF32(float a, float b) {
+  if (std::isnan(a)) return a + a;  // quiets a signalling NaN, keeps the payload
+  if (std::isnan(b)) return b + b;
+  // inf - inf, or 0 / 0 for a finite a: an invalid operation's NaN.
+  if (b == 0.0f || std::isinf(a)) return (a - a) / (b - b);
+  return std::fmod(a, b);
+}
+
+// a op b for every op but integer `/` and `%` (IntDivRow handles the zero
+// check).
 template <BinaryOp kOp, typename T>
 inline auto Apply(T a, T b) {
   if constexpr (kOp == BinaryOp::kEq) {
@@ -138,6 +151,8 @@ inline auto Apply(T a, T b) {
     return HypotF32(a, b);
   } else if constexpr (kOp == BinaryOp::kPow) {
     return PowF32(a, b);
+  } else if constexpr (kOp == BinaryOp::kRem) {
+    return RemF32(a, b);  // f32 only: integers take IntDivRow
   } else if constexpr (kOp == BinaryOp::kMax) {
     if constexpr (std::is_same_v<T, float>) {
       return (a >= b || std::isnan(a)) ? a : b;
@@ -181,15 +196,22 @@ void Row(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, Out* out) 
   }
 }
 
-// Integer `/`: truncating; INT32_MIN / -1 wraps (it would trap in hardware);
-// false at the first zero divisor, with the elements before it written.
-template <typename T>
-bool DivRow(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, T* out) {
+// Integer `/` and `%`: truncating; INT32_MIN / -1 wraps and INT32_MIN % -1 is
+// 0 (both would trap in hardware); false at the first zero divisor, with the
+// elements before it written.
+template <BinaryOp kOp, typename T>
+bool IntDivRow(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, T* out) {
   for (int64_t i = 0; i < len; ++i) {
     const T x = a[i * sa];
     const T y = b[i * sb];
     if (y == 0) return false;
-    if constexpr (std::is_same_v<T, int32_t>) {
+    if constexpr (kOp == BinaryOp::kRem) {
+      if constexpr (std::is_same_v<T, int32_t>) {
+        out[i] = y == -1 ? 0 : static_cast<int32_t>(x % y);
+      } else {
+        out[i] = x % y;
+      }
+    } else if constexpr (std::is_same_v<T, int32_t>) {
       out[i] = y == -1 ? WrapSub(0, x) : static_cast<int32_t>(x / y);
     } else {
       out[i] = x / y;
@@ -208,8 +230,9 @@ KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, 
       shape, {a.strides, b.strides},
       [&](const std::array<int64_t, 2>& off, int64_t out_off, int64_t len,
           const std::array<int64_t, 2>& step) {
-        if constexpr (kOp == BinaryOp::kDiv && !std::is_same_v<T, float>) {
-          return DivRow<T>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
+        if constexpr ((kOp == BinaryOp::kDiv || kOp == BinaryOp::kRem) &&
+                      !std::is_same_v<T, float>) {
+          return IntDivRow<kOp, T>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
         } else {
           Row<kOp, T, Out>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
           return true;

@@ -101,6 +101,8 @@ T SpecArith(BinaryOp op, T a, T b) {
         return HypotF32(a, b);
       case BinaryOp::kPow:
         return PowF32(a, b);
+      case BinaryOp::kRem:
+        return std::fmod(a, b);  // exact: C's fmod (NaN payloads are canonicalised)
       default:
         break;
     }
@@ -120,6 +122,9 @@ T SpecArith(BinaryOp op, T a, T b) {
         break;
       case BinaryOp::kDiv:
         r = x / y;  // int64 truncates toward zero; INT32_MIN / -1 = 2^31 wraps below
+        break;
+      case BinaryOp::kRem:
+        r = x % y;  // truncated: the dividend's sign; INT32_MIN % -1 is 0
         break;
       case BinaryOp::kMax:
         r = x > y ? x : y;
@@ -217,7 +222,8 @@ void CheckBinaryCases(DType dtype) {
       SCOPED_TRACE(absl::StrCat(Spelling(op), " case of rank ", c.shape.size(), " with ",
                                 Count(c.shape), " elements"));
       const std::vector<T> a = RandomValues<T>(rng, Count(c.a_shape), false);
-      const std::vector<T> b = RandomValues<T>(rng, Count(c.b_shape), op == BinaryOp::kDiv);
+      const std::vector<T> b =
+          RandomValues<T>(rng, Count(c.b_shape), op == BinaryOp::kDiv || op == BinaryOp::kRem);
       const Shape sa = BroadcastStrides(c.a_shape, c.shape);
       const Shape sb = BroadcastStrides(c.b_shape, c.shape);
       const int64_t n = Count(c.shape);
@@ -441,6 +447,53 @@ TEST(ElementwiseBinary, DivisionByZero) {
   EXPECT_EQ(f[1], -kInf);
   EXPECT_TRUE(std::isnan(f[2]));
   EXPECT_TRUE(std::isnan(f[3]));
+}
+
+TEST(ElementwiseBinary, RemainderHasTheDividendsSign) {
+  // NumPy 1.24's np.fmod bits: exact remainders, signed zeros kept, a NaN
+  // operand's payload (a's first, quieted), the default NaN when invalid.
+  const std::vector<float> a = {7.5f,
+                                -7.5f,
+                                7.5f,
+                                -0.0f,
+                                1e-45f,
+                                3.0f,
+                                kInf,
+                                1.0f,
+                                FromBits(0x7fc00001),
+                                1.0f,
+                                FromBits(0x7fc00001),
+                                -4.0f,
+                                1e30f};
+  const std::vector<float> b = {2.0f,
+                                2.0f,
+                                -2.0f,
+                                2.0f,
+                                2.0f,
+                                kInf,
+                                1.0f,
+                                0.0f,
+                                1.0f,
+                                FromBits(0x7f800002),
+                                FromBits(0xffc00003),
+                                2.0f,
+                                7.0f};
+  EXPECT_EQ(BitsOf(Run1d(BinaryOp::kRem, DType::kF32, a, b)),
+            (std::vector<uint32_t>{Bits(1.5f), Bits(-1.5f), Bits(1.5f), 0x80000000u, 1u, Bits(3.0f),
+                                   0xffc00000u, 0xffc00000u, 0x7fc00001u, 0x7fc00002u, 0x7fc00001u,
+                                   0x80000000u, Bits(std::fmod(1e30f, 7.0f))}));
+  EXPECT_EQ(Run1d(BinaryOp::kRem, DType::kI32, std::vector<int32_t>{-7, 7, -7, INT32_MIN, 5},
+                  std::vector<int32_t>{3, -3, -3, -1, 7}),
+            (std::vector<int32_t>{-1, 1, -1, 0, 5}));
+  EXPECT_EQ(Run1d(BinaryOp::kRem, DType::kU32, std::vector<uint32_t>{4294967295u, 5},
+                  std::vector<uint32_t>{10, 4294967295u}),
+            (std::vector<uint32_t>{5, 5}));
+  const std::vector<int32_t> x = {6, 7}, zero = {1, 0};
+  std::vector<int32_t> out(2);
+  EXPECT_EQ(Binary(BinaryOp::kRem, DType::kI32, Shape{2}, {x.data(), Shape{1}},
+                   {zero.data(), Shape{1}}, out.data()),
+            KernelStatus::kDivisionByZero);
+  EXPECT_EQ(out[0], 0);  // written before the zero was met
 }
 
 TEST(ElementwiseBinary, MaxMinNaNAndSignedZero) {
