@@ -364,9 +364,13 @@ void Printer::Append(const Type* t, int depth, std::string& out) {
     case Kind::kVar: {
       auto it = names_.find(t);
       if (it == names_.end()) {
-        // Dtype variables read as dtypes: `Tensor(d)`, not `Tensor(a)`.
+        // Dtype variables read as dtypes, as the builtins' signatures write
+        // them: `Tensor(n)` for a numeric one, `Tensor(d)` for any dtype.
         std::string name;
-        if (t->dtype_mask != 0) {
+        if (t->dtype_mask == kNumericDType) {
+          name = numeric_dtype_vars_ == 0 ? "n" : absl::StrCat("n", numeric_dtype_vars_ + 1);
+          ++numeric_dtype_vars_;
+        } else if (t->dtype_mask != 0) {
           name = dtype_vars_ == 0 ? "d" : absl::StrCat("d", dtype_vars_ + 1);
           ++dtype_vars_;
         } else {

@@ -234,6 +234,7 @@ class Printer {
   absl::flat_hash_map<const Type*, std::string> names_;
   int type_vars_ = 0;
   int dtype_vars_ = 0;
+  int numeric_dtype_vars_ = 0;
   bool name_declarations_ = false;
 };
 

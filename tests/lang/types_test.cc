@@ -34,6 +34,15 @@ TEST_F(TypesTest, PrintsEveryKind) {
             "((Int) -> Int) -> Float");
 }
 
+TEST_F(TypesTest, PrintsDTypeVariablesAsTheSignaturesWriteThem) {
+  Type* n1 = store.Var(0, {}, kNumericDType);
+  Type* n2 = store.Var(0, {}, kNumericDType);
+  Type* d = store.Var(0, {}, kAnyDType);
+  Printer p;
+  EXPECT_EQ(p.Print(store.Function({store.Tensor(n1), store.Tensor(d)}, store.Tensor(n2))),
+            "(Tensor(n), Tensor(d)) -> Tensor(n2)");
+}
+
 TEST_F(TypesTest, UnifiesThroughVariables) {
   Type* a = store.Var(1);
   Type* fa = store.Function({a}, a);
