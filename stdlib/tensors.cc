@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/inlined_vector.h"
 #include "stdlib/natives.h"
+#include "stdlib/tensor_args.h"
 #include "vm/npy.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
@@ -34,26 +34,11 @@ using vm::Value;
 
 namespace {
 
-// A `dtype` argument. Only malformed bytecode holds another number, and the
-// kernels must never see one.
-absl::StatusOr<DType> DTypeArg(vm::NativeContext& ctx, Value v) {
-  if (v > static_cast<Value>(DType::kBool)) {
-    return ctx.Fail(RuntimeErrorId::kBadCall, "a tensor native got an unknown dtype");
-  }
-  return static_cast<DType>(v);
-}
-
 absl::StatusOr<vm::kernels::ReduceOp> ReduceOpArg(vm::NativeContext& ctx, Value v) {
   if (v > static_cast<Value>(vm::kernels::ReduceOp::kArgmax)) {
     return ctx.Fail(RuntimeErrorId::kBadCall, "a tensor reduction got an unknown operation");
   }
   return static_cast<vm::kernels::ReduceOp>(v);
-}
-
-// The result of a tensor_ops function: the tensor, or its recorded failure.
-absl::StatusOr<Value> Result(vm::NativeContext& ctx, TensorContext& cx, Object* out) {
-  if (out == nullptr) return ctx.Fail(cx);
-  return FromObject(out);
 }
 
 // An Int as the bits of a `dtype` element (f32: rounded to nearest; i32 and
@@ -136,7 +121,7 @@ absl::StatusOr<Value> Native_t_full(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
   const std::optional<uint32_t> bits = IntBits(cx, *dtype, AsInt(args[1]));
   if (!bits) return ctx.Fail(cx);
-  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), *bits));
+  return TensorResult(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), *bits));
 }
 
 absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args) {
@@ -147,14 +132,14 @@ absl::StatusOr<Value> Native_t_full_f(vm::NativeContext& ctx, const Value* args)
   }
   TensorContext cx = ctx.tensors();
   const uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(vm::AsFloat(args[1])));
-  return Result(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), bits));
+  return TensorResult(ctx, cx, vm::Full(cx, *dtype, ShapeFromIntArray(args[0]), bits));
 }
 
 absl::StatusOr<Value> Native_t_arange(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[2]);
   if (!dtype.ok()) return dtype.status();
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Arange(cx, *dtype, AsInt(args[0]), AsInt(args[1])));
+  return TensorResult(ctx, cx, vm::Arange(cx, *dtype, AsInt(args[0]), AsInt(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_tensor(vm::NativeContext& ctx, const Value* args) {
@@ -229,32 +214,28 @@ absl::StatusOr<Value> Native_t_len(vm::NativeContext& ctx, const Value* args) {
 
 absl::StatusOr<Value> Native_t_reshape(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Reshape(cx, {AsObject(args[0]), false}, ShapeFromIntArray(args[1])));
+  return TensorResult(ctx, cx,
+                      vm::Reshape(cx, {AsObject(args[0]), false}, ShapeFromIntArray(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_transpose(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Transpose(cx, AsObject(args[0])));
+  return TensorResult(ctx, cx, vm::Transpose(cx, AsObject(args[0])));
 }
 
 absl::StatusOr<Value> Native_t_index(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Index(cx, AsObject(args[0]), AsInt(args[1])));
+  return TensorResult(ctx, cx, vm::Index(cx, AsObject(args[0]), AsInt(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_slice(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Slice(cx, AsObject(args[0]), AsInt(args[1]), AsInt(args[2])));
+  return TensorResult(ctx, cx, vm::Slice(cx, AsObject(args[0]), AsInt(args[1]), AsInt(args[2])));
 }
 
 absl::StatusOr<Value> Native_t_concat(vm::NativeContext& ctx, const Value* args) {
-  const Object* xs = AsObject(args[0]);
-  // The slots are Values; converting each (rather than reinterpreting the
-  // slots as pointers) keeps this free of aliasing assumptions.
-  absl::InlinedVector<const Object*, 8> tensors(xs->length);
-  for (uint64_t i = 0; i < xs->length; ++i) tensors[i] = AsObject(Slots(xs)[i]);
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Concat(cx, tensors, AsInt(args[1])));
+  return TensorResult(ctx, cx, vm::Concat(cx, TensorsOf(args[0]), AsInt(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_item(vm::NativeContext& ctx, const Value* args) {
@@ -279,31 +260,32 @@ absl::StatusOr<Value> Native_t_cast(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[1]);
   if (!dtype.ok()) return dtype.status();
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Cast(cx, {AsObject(args[0]), false}, *dtype));
+  return TensorResult(ctx, cx, vm::Cast(cx, {AsObject(args[0]), false}, *dtype));
 }
 
 absl::StatusOr<Value> Native_t_reduce(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), std::nullopt));
+  return TensorResult(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), std::nullopt));
 }
 
 absl::StatusOr<Value> Native_t_reduce_axis(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
   if (!op.ok()) return op.status();
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
+  return TensorResult(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
 }
 
 absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::Where(cx, AsObject(args[0]), AsObject(args[1]), AsObject(args[2])));
+  return TensorResult(ctx, cx,
+                      vm::Where(cx, AsObject(args[0]), AsObject(args[1]), AsObject(args[2])));
 }
 
 absl::StatusOr<Value> Native_t_matmul(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
-  return Result(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
+  return TensorResult(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
 }
 
 absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* args) {
