@@ -17,8 +17,6 @@ bound, deprecated); an integer `%` by zero is an error in Alea, so no case
 has one. Exit 77 (skipped) without
 NumPy.
 """
-import os
-import subprocess
 import sys
 import tempfile
 
@@ -28,12 +26,9 @@ except ImportError:
     print("no numpy: skipped")
     sys.exit(77)
 
-DTYPES = {np.float32: "f32", np.int32: "i32", np.uint32: "u32", np.bool_: "bool"}
+from numpy_check import DTYPES, run_cases, sprinkle  # noqa: E402 (after the NumPy check)
+
 F = np.float32
-
-
-def alea_dtype(a):
-    return DTYPES[a.dtype.type]
 
 
 def float_literal(x):
@@ -48,15 +43,10 @@ def float_literal(x):
 def special_f32(rng, shape, nan=True):
     """Random f32 with a sprinkling of awkward values."""
     x = (rng.standard_normal(shape) * 10).astype(np.float32)
-    flat = x.reshape(-1)
     specials = [np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.4028235e38, 1.0, -1.0, 2.0]
     if nan:
         specials += [np.nan, np.float32(np.uint32(0xFFC00001).view(np.float32))]
-    specials = np.array(specials, np.float32)
-    if flat.size:
-        pick = rng.integers(0, flat.size, size=min(flat.size, 3 * len(specials)))
-        flat[pick] = rng.choice(specials, size=pick.size)
-    return x
+    return sprinkle(rng, x, specials)
 
 
 def cases(rng):
@@ -170,35 +160,6 @@ def cases(rng):
     return out
 
 
-def run(alea, tmp, all_cases, flags):
-    lines = []
-    for name, inputs, expr, _ in all_cases:
-        names = {}
-        for k, x in enumerate(inputs):
-            path = os.path.join(tmp, f"{name}.in{k}.npy")
-            np.save(path, x)
-            names["abc"[k]] = f'load_npy("{path}", {alea_dtype(x)})'
-        lets = "".join(f"let {v} = {load}; " for v, load in names.items())
-        result = os.path.join(tmp, f"{name}.out.npy")
-        lines.append(f'  {{ {lets}save_npy("{result}", {expr}) }}')
-    program = os.path.join(tmp, "build.alea")
-    with open(program, "w") as p:
-        p.write("fn main() {\n" + ";\n".join(lines) + "\n}\n")
-    run = subprocess.run([alea, "run", *flags, program], capture_output=True, text=True)
-    if run.returncode != 0:
-        print(f"FAIL: alea {' '.join(flags)} exited {run.returncode}: {run.stderr}")
-        return 1
-    failures = 0
-    for name, _, expr, want in all_cases:
-        got = np.load(os.path.join(tmp, f"{name}.out.npy"))
-        want = np.asarray(want)
-        if got.shape != want.shape or got.dtype != want.dtype or got.tobytes() != want.tobytes():
-            print(f"FAIL {name} {' '.join(flags)}: {expr} gave {got.dtype}{got.shape} {got!r}, "
-                  f"NumPy {want.dtype}{want.shape} {want!r}")
-            failures += 1
-    return failures
-
-
 def main():
     alea = sys.argv[1]
     rng = np.random.default_rng(20250704)
@@ -206,7 +167,7 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for flags in [[], ["--no-jit"]]:
-            failures += run(alea, tmp, all_cases, flags)
+            failures += run_cases(alea, tmp, all_cases, flags)
     print(f"{2 * len(all_cases)} checks, {failures} failed")
     return 1 if failures else 0
 

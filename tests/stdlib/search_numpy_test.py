@@ -11,8 +11,6 @@ NumPy's int32 cumsum widens to int64 and its argsort and searchsorted give
 int64: those are compared as the int32 values Alea keeps. Exit 77 (skipped)
 without NumPy.
 """
-import os
-import subprocess
 import sys
 import tempfile
 
@@ -22,24 +20,14 @@ except ImportError:
     print("no numpy: skipped")
     sys.exit(77)
 
-DTYPES = {np.float32: "f32", np.int32: "i32", np.uint32: "u32", np.bool_: "bool"}
-
-
-def alea_dtype(a):
-    return DTYPES[a.dtype.type]
+from numpy_check import run_cases, sprinkle  # noqa: E402 (after the NumPy check)
 
 
 def special_f32(rng, shape):
     """Random f32 with a sprinkling of awkward values and many ties."""
     x = (rng.standard_normal(shape) * 100).astype(np.float32)
-    flat = x.reshape(-1)
-    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.4028235e38,
-                         np.float32(np.uint32(0xFFC00001).view(np.float32)), 1.0, 1.0],
-                        np.float32)
-    if flat.size:
-        pick = rng.integers(0, flat.size, size=min(flat.size, 3 * len(specials)))
-        flat[pick] = rng.choice(specials, size=pick.size)
-    return x
+    return sprinkle(rng, x, [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.4028235e38,
+                             np.float32(np.uint32(0xFFC00001).view(np.float32)), 1.0, 1.0])
 
 
 def cases(rng):
@@ -124,32 +112,8 @@ def main():
     rng = np.random.default_rng(20240611)
     with np.errstate(all="ignore"):  # NaN and inf sums are part of the cases
         all_cases = cases(rng)
-    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        lines = []
-        for name, inputs, expr, _ in all_cases:
-            loads = {}
-            for k, x in enumerate(inputs):
-                path = os.path.join(tmp, f"{name}.in{k}.npy")
-                np.save(path, x)
-                loads["ab"[k]] = f'load_npy("{path}", {alea_dtype(x)})'
-            call = expr.replace("(a", "({a}").replace(", b", ", {b}").format(**loads)
-            result = os.path.join(tmp, f"{name}.out.npy")
-            lines.append(f'  save_npy("{result}", {call})')
-        program = os.path.join(tmp, "search.alea")
-        with open(program, "w") as p:
-            p.write("fn main() {\n" + ";\n".join(lines) + "\n}\n")
-        run = subprocess.run([alea, "run", program], capture_output=True, text=True)
-        if run.returncode != 0:
-            print(f"FAIL: alea exited {run.returncode}: {run.stderr}")
-            return 1
-        for name, _, expr, want in all_cases:
-            got = np.load(os.path.join(tmp, f"{name}.out.npy"))
-            want = np.asarray(want)
-            if got.shape != want.shape or got.dtype != want.dtype or got.tobytes() != want.tobytes():
-                print(f"FAIL {name}: {expr} gave {got.dtype}{got.shape} {got!r}, "
-                      f"NumPy {want.dtype}{want.shape} {want!r}")
-                failures += 1
+        failures = run_cases(alea, tmp, all_cases)
     print(f"{len(all_cases) - failures} passed, {failures} failed")
     return 1 if failures else 0
 
