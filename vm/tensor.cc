@@ -51,4 +51,23 @@ std::string ShapeString(absl::Span<const int64_t> shape) {
   return s;
 }
 
+std::string IndexString(absl::Span<const int64_t> shape, int64_t flat) {
+  if (shape.size() <= 1) return absl::StrCat(flat);
+  std::string s = ")";
+  for (size_t d = shape.size(); d-- > 0;) {
+    s.insert(0, absl::StrCat(d > 0 ? ", " : "(", flat % shape[d]));
+    flat /= shape[d];
+  }
+  return s;
+}
+
+int64_t OffsetOf(absl::Span<const int64_t> shape, absl::Span<const int64_t> strides, int64_t flat) {
+  int64_t offset = 0;
+  for (size_t d = shape.size(); d-- > 0;) {
+    offset += flat % shape[d] * strides[d];
+    flat /= shape[d];
+  }
+  return offset;
+}
+
 }  // namespace alea::vm

@@ -73,6 +73,14 @@ int64_t ElementCount(DType dtype, absl::Span<const int64_t> shape);
 // "(2, 3)", "(4,)", "()": NumPy's way, used in every shape message.
 std::string ShapeString(absl::Span<const int64_t> shape);
 
+// The element at row-major position `flat` of `shape`, as a program would
+// index it: "7" along one axis, "(1, 3)" (NumPy's tuple) along several.
+std::string IndexString(absl::Span<const int64_t> shape, int64_t flat);
+
+// The offset, in elements, of that element in an operand read with
+// `strides` (one per axis of `shape`; 0 along a broadcast axis).
+int64_t OffsetOf(absl::Span<const int64_t> shape, absl::Span<const int64_t> strides, int64_t flat);
+
 }  // namespace alea::vm
 
 #endif  // ALEA_VM_TENSOR_H_

@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
@@ -142,6 +143,11 @@ void TensorContext::ForRanges(int64_t n, int64_t align, int64_t min_range,
   pool_->ParallelFor(n, align, min_range, body);
 }
 
+int TensorContext::RangesFor(int64_t n, int64_t align, int64_t min_range) const {
+  if (pool_ == nullptr || pool_->threads() < 2) return n > 0 ? 1 : 0;
+  return pool_->RangesFor(n, align, min_range);
+}
+
 Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
   Object* t = site_ != 0 ? heap_.NewTensorAt(site_, dtype, shape) : heap_.NewTensor(dtype, shape);
   if (t != nullptr) return t;
@@ -260,9 +266,12 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
 
 // The reference kernel over the same one-to-one / scalar layouts, split
 // into 1-d ranges; false for any other layout (the caller runs the general
-// strided walk on one thread). *status: kDivisionByZero if any range met one.
+// strided walk on one thread). *status: the error of the range that met one
+// first in index order (each range stops at its first), *overflow_at its
+// index, as one walk over the whole would report them.
 bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Object* a,
-                    const Object* b, Object* out, kernels::KernelStatus* status) {
+                    const Object* b, Object* out, kernels::KernelStatus* status,
+                    int64_t* overflow_at) {
   const int64_t n = SizeOf(out);
   ThreadPool* pool = cx.pool();
   if (pool == nullptr || pool->RangesFor(n, kElementAlign, MinRange(op)) < 2) return false;
@@ -273,18 +282,24 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
   const absl::Span<const int64_t> sb = lb == Operand::kVector ? kOne : kZero;
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
-  std::atomic<bool> division_by_zero{false};
-  cx.ForRanges(n, kElementAlign, MinRange(op), [&](int, int64_t begin, int64_t end) {
+  const int ranges = cx.RangesFor(n, kElementAlign, MinRange(op));
+  std::vector<kernels::KernelStatus> statuses(ranges, kernels::KernelStatus::kOk);
+  std::vector<int64_t> stops(ranges, -1);
+  cx.ForRanges(n, kElementAlign, MinRange(op), [&](int range, int64_t begin, int64_t end) {
     const int64_t len[] = {end - begin};
-    if (kernels::Binary(op, dtype, len, kernels::Strided{At(a, la, begin), sa},
-                        kernels::Strided{At(b, lb, begin), sb},
-                        o + begin * out_bytes) == kernels::KernelStatus::kDivisionByZero) {
-      division_by_zero.store(true, std::memory_order_relaxed);
-    }
+    int64_t at = -1;
+    statuses[range] =
+        kernels::Binary(op, dtype, len, kernels::Strided{At(a, la, begin), sa},
+                        kernels::Strided{At(b, lb, begin), sb}, o + begin * out_bytes, &at);
+    stops[range] = at < 0 ? -1 : begin + at;
   });
-  *status = division_by_zero.load(std::memory_order_relaxed)
-                ? kernels::KernelStatus::kDivisionByZero
-                : kernels::KernelStatus::kOk;
+  *status = kernels::KernelStatus::kOk;
+  for (int range = 0; range < ranges; ++range) {  // ranges are in index order
+    if (statuses[range] == kernels::KernelStatus::kOk) continue;
+    *status = statuses[range];
+    *overflow_at = stops[range];
+    break;
+  }
   return true;
 }
 
@@ -311,17 +326,28 @@ Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b
   if (out == nullptr) return nullptr;
   if (RunJitBinary(cx, op, dtype, a.tensor, b.tensor, out)) return owned.Keep(out);
   kernels::KernelStatus status = kernels::KernelStatus::kOk;
-  if (!RunSplitBinary(cx, op, dtype, a.tensor, b.tensor, out, &status)) {
-    const Shape stride_a = BroadcastStrides(sa, shape.size());
-    const Shape stride_b = BroadcastStrides(sb, shape.size());
-    status = kernels::Binary(op, dtype, shape, kernels::Strided{DataOf(a.tensor), stride_a},
-                             kernels::Strided{DataOf(b.tensor), stride_b}, DataOf(out));
+  int64_t overflow_at = -1;
+  const Shape stride_a = BroadcastStrides(sa, shape.size());
+  const Shape stride_b = BroadcastStrides(sb, shape.size());
+  if (!RunSplitBinary(cx, op, dtype, a.tensor, b.tensor, out, &status, &overflow_at)) {
+    status =
+        kernels::Binary(op, dtype, shape, kernels::Strided{DataOf(a.tensor), stride_a},
+                        kernels::Strided{DataOf(b.tensor), stride_b}, DataOf(out), &overflow_at);
   }
+  if (status == kernels::KernelStatus::kOk) return owned.Keep(out);
+  Object* failure = nullptr;
   if (status == kernels::KernelStatus::kDivisionByZero) {
-    if (out != a.tensor && out != b.tensor) cx.heap().Release(out);
-    return cx.Fail(RuntimeErrorId::kDivisionByZero);
+    failure = cx.Fail(RuntimeErrorId::kDivisionByZero);
+  } else {
+    // The kernel stopped before writing the element, so an operand the
+    // output reuses still holds its value.
+    const int32_t x = ElementsOf<int32_t>(a.tensor)[OffsetOf(shape, stride_a, overflow_at)];
+    const int32_t y = ElementsOf<int32_t>(b.tensor)[OffsetOf(shape, stride_b, overflow_at)];
+    failure = cx.Fail(RuntimeErrorId::kTensorOverflow, kernels::Spelling(op),
+                      IndexString(shape, overflow_at), x, y);
   }
-  return owned.Keep(out);
+  if (out != a.tensor && out != b.tensor) cx.heap().Release(out);
+  return failure;
 }
 
 Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
@@ -348,10 +374,29 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
       fn(reinterpret_cast<const float*>(in + begin * bytes),
          reinterpret_cast<float*>(o + begin * bytes), end - begin);
     });
-  } else {
+    return owned.Keep(out);
+  }
+  if (dtype != DType::kI32) {
     cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
       kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes);
     });
+    return owned.Keep(out);
+  }
+  // i32 can fail (-x and abs of INT32_MIN); a range stops at its first such
+  // element, and the first range that stopped has the first in index order.
+  std::vector<int64_t> stops(cx.RangesFor(n, kElementAlign, min_range), -1);
+  cx.ForRanges(n, kElementAlign, min_range, [&](int range, int64_t begin, int64_t end) {
+    int64_t at = -1;
+    kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes, &at);
+    stops[range] = at < 0 ? -1 : begin + at;
+  });
+  for (const int64_t at : stops) {
+    if (at < 0) continue;
+    const int32_t value = ElementsOf<int32_t>(x.tensor)[at];  // not overwritten
+    if (out != x.tensor) cx.heap().Release(out);
+    return cx.Fail(op == kernels::UnaryOp::kAbs ? RuntimeErrorId::kTensorOverflowAbs
+                                                : RuntimeErrorId::kTensorOverflowNeg,
+                   IndexString(shape, at), value);
   }
   return owned.Keep(out);
 }
@@ -727,6 +772,22 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
     *a = px + offset_x * m * k * bytes;
     *b = py + offset_y * k * n * bytes;
   };
+  // The first element in index order whose i32 sum overflowed, found again
+  // on this thread (a cold path), so that the message does not depend on
+  // how the work was split.
+  auto FailMatMulOverflow = [&]() -> Object* {
+    cx.heap().Release(out);
+    for (int64_t i = 0; i < count; ++i) {
+      const char *a, *b;
+      operands(i, &a, &b);
+      const kernels::I32MatMulOverflow first = kernels::FirstI32MatMulOverflow(
+          m, k, n, reinterpret_cast<const int32_t*>(a), reinterpret_cast<const int32_t*>(b));
+      if (first.index < 0) continue;
+      return cx.Fail(RuntimeErrorId::kTensorOverflowMatMul,
+                     IndexString(shape, i * m * n + first.index), first.partial, first.x, first.y);
+    }
+    return cx.Fail(RuntimeErrorId::kBadCall, "`@`: an overflow that is not found again");
+  };
   // Multiply-adds of one output row (at least 1, so empty k still counts).
   const int64_t row_flops = std::max<int64_t>(1, n * k);
   const int64_t min_rows = std::max<int64_t>(1, kMinMatMulFlops / row_flops);
@@ -737,15 +798,18 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
   // instead splits each large matrix).
   const int64_t min_matrices = std::max<int64_t>(1, kMinMatMulFlops / (m * row_flops));
   const int batch_ranges = pool != nullptr ? pool->RangesFor(count, 1, min_matrices) : 0;
+  std::atomic<bool> overflow{false};  // an i32 partial sum left i32
   if (!use_jit && batch_ranges >= 2 && batch_ranges >= pool->RangesFor(m, 1, min_rows)) {
     pool->ParallelFor(count, 1, min_matrices, [&](int, int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         const char *a, *b;
         operands(i, &a, &b);
-        kernels::MatMul(dtype, m, k, n, a, b, po + i * m * n * bytes);
+        if (!kernels::MatMul(dtype, m, k, n, a, b, po + i * m * n * bytes)) {
+          overflow.store(true, std::memory_order_relaxed);
+        }
       }
     });
-    return out;
+    return overflow.load(std::memory_order_relaxed) ? FailMatMulOverflow() : out;
   }
   for (int64_t i = 0; i < count; ++i) {
     const char *a, *b;
@@ -761,10 +825,13 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
     if (done) continue;
     // Blocks of whole rows: each output is the same FMA chain either way.
     cx.ForRanges(m, 1, min_rows, [&](int, int64_t begin, int64_t end) {
-      kernels::MatMul(dtype, end - begin, k, n, a + begin * k * bytes, b, c + begin * n * bytes);
+      if (!kernels::MatMul(dtype, end - begin, k, n, a + begin * k * bytes, b,
+                           c + begin * n * bytes)) {
+        overflow.store(true, std::memory_order_relaxed);
+      }
     });
   }
-  return out;
+  return overflow.load(std::memory_order_relaxed) ? FailMatMulOverflow() : out;
 }
 
 }  // namespace alea::vm

@@ -11,22 +11,6 @@
 #include "vm/tensor_ops.h"
 
 namespace alea::vm {
-namespace {
-
-// A flat index as the program would index the element: "7" along one axis,
-// "(1, 3)" (NumPy's tuple) along several.
-std::string IndexString(absl::Span<const int64_t> shape, int64_t flat) {
-  if (shape.size() <= 1) return absl::StrCat(flat);
-  Shape index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return absl::StrCat("(", absl::StrJoin(index, ", "), ")");
-}
-
-}  // namespace
-
 Object* CumSum(TensorContext& cx, const Object* x, std::optional<int64_t> axis) {
   const DType dtype = DTypeOf(x);
   if (dtype == DType::kBool) {

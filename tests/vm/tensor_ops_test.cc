@@ -245,18 +245,31 @@ TEST_F(TensorOps, MaxMinFollowNumPy) {
   Release(zero);
 }
 
-TEST_F(TensorOps, IntegerArithmeticWrapsAndTruncates) {
+TEST_F(TensorOps, IntegerArithmeticChecksAndTruncates) {
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
-  Object* a = I32({4}, {kMin, 7, -7, std::numeric_limits<int32_t>::max()});
+  Object* a = I32({4}, {kMin + 1, 7, -7, std::numeric_limits<int32_t>::max()});
   Object* b = I32({4}, {-1, 2, 2, 1});
   Object* r = Binary(cx_, BinaryOp::kDiv, Borrow(a), Borrow(b));
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(Values<int32_t>(r), (std::vector<int32_t>{kMin, 3, -3, 2147483647}));
+  EXPECT_EQ(Values<int32_t>(r), (std::vector<int32_t>{2147483647, 3, -3, 2147483647}));
   Release(r);
-  r = Binary(cx_, BinaryOp::kAdd, Borrow(a), Borrow(b));
+  r = Binary(cx_, BinaryOp::kSub, Borrow(a), Borrow(b));
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(Values<int32_t>(r), (std::vector<int32_t>{2147483647, 9, -5, kMin}));
+  EXPECT_EQ(Values<int32_t>(r), (std::vector<int32_t>{kMin + 2, 5, -9, 2147483646}));
   Release(r);
+  // The first element in index order whose sum leaves i32, with its operands.
+  EXPECT_EQ(Binary(cx_, BinaryOp::kAdd, Borrow(a), Borrow(b)), nullptr);
+  EXPECT_EQ(Error(), "integer overflow in `+` at index 3 (2147483647 + 1)");
+  // Broadcast against a row, in place over the owned left operand: the
+  // operand still holds the overflowing element for the message.
+  Object* m = I32({2, 2}, {1, 2, 3, 2000000000});  // row 0 fits
+  Object* row = I32({2}, {10, 200000000});
+  EXPECT_EQ(Binary(cx_, BinaryOp::kMul, Own(m), Borrow(row)), nullptr);
+  EXPECT_EQ(Error(), "integer overflow in `*` at index (1, 1) (2000000000 * 200000000)");
+  Object* q = I32({1}, {kMin});
+  Object* minus_one = I32({}, {-1});
+  EXPECT_EQ(Binary(cx_, BinaryOp::kDiv, Borrow(q), Borrow(minus_one)), nullptr);
+  EXPECT_EQ(Error(), "integer overflow in `/` at index 0 (-2147483648 / -1)");
   Object* u = U32({2}, {0u, 5u});
   Object* one = U32({}, {1u});
   r = Binary(cx_, BinaryOp::kSub, Borrow(u), Borrow(one));
@@ -265,6 +278,9 @@ TEST_F(TensorOps, IntegerArithmeticWrapsAndTruncates) {
   Release(r);
   Release(a);
   Release(b);
+  Release(row);
+  Release(q);
+  Release(minus_one);
   Release(u);
   Release(one);
 }
@@ -428,11 +444,17 @@ TEST_F(TensorOps, Unary) {
   Release(e);
   Release(x);
 
-  Object* i = I32({3}, {std::numeric_limits<int32_t>::min(), -4, 5});
+  Object* i = I32({3}, {std::numeric_limits<int32_t>::max(), -4, 5});
   Object* n = Unary(cx_, UnaryOp::kNeg, Own(i));
   ASSERT_EQ(n, i);
-  EXPECT_EQ(Values<int32_t>(n), (std::vector<int32_t>{std::numeric_limits<int32_t>::min(), 4, -5}));
+  EXPECT_EQ(Values<int32_t>(n),
+            (std::vector<int32_t>{-std::numeric_limits<int32_t>::max(), 4, -5}));
   Release(n);
+  // -INT32_MIN is no i32: an error naming the element, whose value the
+  // in-place walk left unwritten.
+  Object* m = I32({2, 2}, {1, 2, std::numeric_limits<int32_t>::min(), 3});
+  EXPECT_EQ(Unary(cx_, UnaryOp::kNeg, Own(m)), nullptr);
+  EXPECT_EQ(Error(), "integer overflow in `-` at index (1, 0) (-(-2147483648))");
   Object* z = F32({0, 2}, {});
   Object* nz = Unary(cx_, UnaryOp::kLog, Borrow(z));
   ASSERT_NE(nz, nullptr);

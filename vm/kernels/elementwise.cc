@@ -11,6 +11,7 @@
 // operand with the output's own layout needs.
 #include "vm/kernels/elementwise.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
@@ -196,69 +197,131 @@ void Row(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, Out* out) 
   }
 }
 
-// Integer `/` and `%`: truncating; INT32_MIN / -1 wraps and INT32_MIN % -1 is
-// 0 (both would trap in hardware); false at the first zero divisor, with the
-// elements before it written.
+// Integer `/` and `%`: truncating; INT32_MIN % -1 is 0 (it would trap in
+// hardware). Stops at the first zero divisor (kDivisionByZero) or i32
+// INT32_MIN / -1 (kOverflow, the one quotient out of range), before writing
+// it, with *stop its index.
 template <BinaryOp kOp, typename T>
-bool IntDivRow(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, T* out) {
+KernelStatus IntDivRow(int64_t len, const T* a, int64_t sa, const T* b, int64_t sb, T* out,
+                       int64_t* stop) {
   for (int64_t i = 0; i < len; ++i) {
     const T x = a[i * sa];
     const T y = b[i * sb];
-    if (y == 0) return false;
-    if constexpr (kOp == BinaryOp::kRem) {
-      if constexpr (std::is_same_v<T, int32_t>) {
-        out[i] = y == -1 ? 0 : static_cast<int32_t>(x % y);
-      } else {
-        out[i] = x % y;
-      }
+    KernelStatus bad = KernelStatus::kOk;
+    if (y == 0) {
+      bad = KernelStatus::kDivisionByZero;
     } else if constexpr (std::is_same_v<T, int32_t>) {
-      out[i] = y == -1 ? WrapSub(0, x) : static_cast<int32_t>(x / y);
-    } else {
-      out[i] = x / y;
+      if (y == -1) {
+        if (kOp == BinaryOp::kDiv && x == INT32_MIN) {
+          bad = KernelStatus::kOverflow;
+        } else {
+          out[i] = kOp == BinaryOp::kRem ? 0 : -x;
+          continue;
+        }
+      }
+    }
+    if (bad != KernelStatus::kOk) {
+      *stop = i;
+      return bad;
+    }
+    out[i] = kOp == BinaryOp::kRem ? static_cast<T>(x % y) : static_cast<T>(x / y);
+  }
+  return KernelStatus::kOk;
+}
+
+constexpr bool IsCheckedI32Op(BinaryOp op) {
+  return op == BinaryOp::kAdd || op == BinaryOp::kSub || op == BinaryOp::kMul;
+}
+
+// One checked i32 `+ - *`: false when the exact result is outside i32 (*r is
+// then the wrapped one).
+template <BinaryOp kOp>
+inline bool CheckedI32(int32_t a, int32_t b, int32_t* r) {
+  if constexpr (kOp == BinaryOp::kAdd) return !__builtin_add_overflow(a, b, r);
+  if constexpr (kOp == BinaryOp::kSub) return !__builtin_sub_overflow(a, b, r);
+  return !__builtin_mul_overflow(a, b, r);
+}
+
+// A row of checked i32 `+ - *`: the index of the first element whose result
+// overflows, or -1. That element and the ones after it are not written, so
+// an operand the output overwrites in place still holds the value the error
+// message shows. Each block is checked before it is written; both loops are
+// branch-free, so the compiler vectorises them.
+template <BinaryOp kOp>
+int64_t CheckedI32Row(int64_t len, const int32_t* a, int64_t sa, const int32_t* b, int64_t sb,
+                      int32_t* out) {
+  constexpr int64_t kBlock = 256;
+  for (int64_t i0 = 0; i0 < len; i0 += kBlock) {
+    const int64_t i1 = std::min(len, i0 + kBlock);
+    bool overflow = false;
+    for (int64_t i = i0; i < i1; ++i) {
+      int32_t r;
+      overflow |= !CheckedI32<kOp>(a[i * sa], b[i * sb], &r);
+    }
+    for (int64_t i = i0; i < i1; ++i) {
+      int32_t r;
+      if (overflow && !CheckedI32<kOp>(a[i * sa], b[i * sb], &r)) return i;
+      CheckedI32<kOp>(a[i * sa], b[i * sb], &r);
+      out[i] = r;
     }
   }
-  return true;
+  return -1;
 }
 
 template <BinaryOp kOp, typename T>
-KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, void* out) {
+KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, void* out,
+                         int64_t* overflow_at) {
   using Out = std::conditional_t<IsComparisonOp(kOp), uint8_t, T>;
   const T* pa = static_cast<const T*>(a.data);
   const T* pb = static_cast<const T*>(b.data);
   Out* po = static_cast<Out*>(out);
-  const bool ok = ForEachRow<2>(
-      shape, {a.strides, b.strides},
-      [&](const std::array<int64_t, 2>& off, int64_t out_off, int64_t len,
-          const std::array<int64_t, 2>& step) {
-        if constexpr ((kOp == BinaryOp::kDiv || kOp == BinaryOp::kRem) &&
-                      !std::is_same_v<T, float>) {
-          return IntDivRow<kOp, T>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
-        } else {
-          Row<kOp, T, Out>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
-          return true;
-        }
-      });
-  return ok ? KernelStatus::kOk : KernelStatus::kDivisionByZero;
+  KernelStatus status = KernelStatus::kOk;
+  ForEachRow<2>(shape, {a.strides, b.strides},
+                [&](const std::array<int64_t, 2>& off, int64_t out_off, int64_t len,
+                    const std::array<int64_t, 2>& step) {
+                  if constexpr ((kOp == BinaryOp::kDiv || kOp == BinaryOp::kRem) &&
+                                !std::is_same_v<T, float>) {
+                    int64_t at = -1;
+                    status = IntDivRow<kOp, T>(len, pa + off[0], step[0], pb + off[1], step[1],
+                                               po + out_off, &at);
+                    if (status == KernelStatus::kOk) return true;
+                    if (overflow_at != nullptr) *overflow_at = out_off + at;
+                    return false;
+                  } else if constexpr (IsCheckedI32Op(kOp) && std::is_same_v<T, int32_t>) {
+                    const int64_t at = CheckedI32Row<kOp>(len, pa + off[0], step[0], pb + off[1],
+                                                          step[1], po + out_off);
+                    if (at < 0) return true;
+                    status = KernelStatus::kOverflow;
+                    if (overflow_at != nullptr) *overflow_at = out_off + at;
+                    return false;
+                  } else {
+                    Row<kOp, T, Out>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
+                    return true;
+                  }
+                });
+  return status;
 }
 
 template <BinaryOp kOp>
 KernelStatus BinaryOfDType(DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
-                           void* out) {
+                           void* out, int64_t* overflow_at) {
   if constexpr (IsF32OnlyOp(kOp)) {
     assert(dtype == DType::kF32 && "Binary: an f32-only op of another dtype");
-    return BinaryTyped<kOp, float>(shape, a, b, out);
+    return BinaryTyped<kOp, float>(shape, a, b, out, overflow_at);
   }
   switch (dtype) {
     case DType::kF32:
-      return BinaryTyped<kOp, float>(shape, a, b, out);
+      return BinaryTyped<kOp, float>(shape, a, b, out, overflow_at);
     case DType::kI32:
-      return BinaryTyped<kOp, int32_t>(shape, a, b, out);
+      return BinaryTyped<kOp, int32_t>(shape, a, b, out, overflow_at);
     case DType::kU32:
-      return BinaryTyped<kOp, uint32_t>(shape, a, b, out);
+      return BinaryTyped<kOp, uint32_t>(shape, a, b, out, overflow_at);
     case DType::kBool:
       // Only comparisons are defined on bool (the header allows kEq and kNe;
       // the ordered ones compare 0 < 1 and cost nothing to allow).
-      if constexpr (IsComparisonOp(kOp)) return BinaryTyped<kOp, uint8_t>(shape, a, b, out);
+      if constexpr (IsComparisonOp(kOp)) {
+        return BinaryTyped<kOp, uint8_t>(shape, a, b, out, overflow_at);
+      }
       break;
   }
   assert(false && "Binary: unsupported dtype for this op");
@@ -489,11 +552,11 @@ bool IsF32Only(BinaryOp op) { return IsF32OnlyOp(op); }
 int ElementSize(DType dtype) { return dtype == DType::kBool ? 1 : 4; }
 
 KernelStatus Binary(BinaryOp op, DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
-                    void* out) {
+                    void* out, int64_t* overflow_at) {
   switch (op) {
 #define ALEA_BINARY(name, opcode, spelling, semantics) \
   case BinaryOp::k##name:                              \
-    return BinaryOfDType<BinaryOp::k##name>(dtype, shape, a, b, out);
+    return BinaryOfDType<BinaryOp::k##name>(dtype, shape, a, b, out, overflow_at);
 #define ALEA_UNARY(name, opcode, spelling, semantics)
 #include "vm/kernels/elementwise_ops.def"
 #undef ALEA_BINARY
@@ -502,37 +565,46 @@ KernelStatus Binary(BinaryOp op, DType dtype, absl::Span<const int64_t> shape, S
   return KernelStatus::kOk;
 }
 
-void Unary(UnaryOp op, DType dtype, int64_t count, const void* in, void* out) {
-  if (count <= 0) return;
+KernelStatus Unary(UnaryOp op, DType dtype, int64_t count, const void* in, void* out,
+                   int64_t* overflow_at) {
+  if (count <= 0) return KernelStatus::kOk;
   switch (dtype) {
     case DType::kF32:
       UnaryF32(op, count, static_cast<const float*>(in), static_cast<float*>(out));
-      return;
+      return KernelStatus::kOk;
     case DType::kI32: {
+      if (op != UnaryOp::kNeg && op != UnaryOp::kAbs) break;
       const int32_t* x = static_cast<const int32_t*>(in);
       int32_t* y = static_cast<int32_t*>(out);
+      // Only INT32_MIN has no i32 negation; find it before writing anything,
+      // so that an in-place operand still holds it.
+      bool overflow = false;
+      for (int64_t i = 0; i < count; ++i) overflow |= x[i] == INT32_MIN;
+      if (overflow) {
+        const int64_t at = std::find(x, x + count, INT32_MIN) - x;
+        if (overflow_at != nullptr) *overflow_at = at;
+        count = at;
+      }
       if (op == UnaryOp::kNeg) {
         for (int64_t i = 0; i < count; ++i) y[i] = WrapSub(0, x[i]);
-        return;
-      }
-      if (op == UnaryOp::kAbs) {  // abs(INT32_MIN) wraps to INT32_MIN
+      } else {
         for (int64_t i = 0; i < count; ++i) y[i] = x[i] < 0 ? WrapSub(0, x[i]) : x[i];
-        return;
       }
-      break;
+      return overflow ? KernelStatus::kOverflow : KernelStatus::kOk;
     }
     case DType::kU32:
       if (op == UnaryOp::kNeg) {
         const uint32_t* x = static_cast<const uint32_t*>(in);
         uint32_t* y = static_cast<uint32_t*>(out);
         for (int64_t i = 0; i < count; ++i) y[i] = 0u - x[i];
-        return;
+        return KernelStatus::kOk;
       }
       break;
     case DType::kBool:
       break;
   }
   assert(false && "Unary: unsupported dtype for this op");
+  return KernelStatus::kOk;
 }
 
 namespace {

@@ -194,6 +194,29 @@ std::vector<T> RandomValues(std::mt19937& rng, size_t n, bool nonzero) {
   return v;
 }
 
+// Whether i32 a op b is in i32 (the ops that are checked; the others always
+// are).
+bool FitsI32(BinaryOp op, int64_t a, int64_t b) {
+  int64_t r = 0;
+  switch (op) {
+    case BinaryOp::kAdd:
+      r = a + b;
+      break;
+    case BinaryOp::kSub:
+      r = a - b;
+      break;
+    case BinaryOp::kMul:
+      r = a * b;
+      break;
+    case BinaryOp::kDiv:
+      r = b == 0 ? 0 : a / b;
+      break;
+    default:
+      return true;
+  }
+  return r == static_cast<int32_t>(r);
+}
+
 struct Case {
   Shape shape, a_shape, b_shape;
 };
@@ -239,10 +262,29 @@ void CheckBinaryCases(DType dtype) {
           want[i] = SpecArith<T>(op, x, y);
         }
       }
+      // i32 `+ - * /` stop at the first element whose exact value leaves i32.
+      int64_t first_overflow = -1;
+      if constexpr (std::is_same_v<T, int32_t>) {
+        for (int64_t i = 0; i < n && first_overflow < 0; ++i) {
+          if (!FitsI32(op, a[OffsetOf(i, c.shape, sa)], b[OffsetOf(i, c.shape, sb)])) {
+            first_overflow = i;
+          }
+        }
+      }
       std::vector<T> got(n);
       std::vector<uint8_t> got_bool(n);
       void* out = cmp ? static_cast<void*>(got_bool.data()) : static_cast<void*>(got.data());
-      ASSERT_EQ(Binary(op, dtype, c.shape, {a.data(), sa}, {b.data(), sb}, out), KernelStatus::kOk);
+      int64_t overflow_at = -2;
+      const KernelStatus status =
+          Binary(op, dtype, c.shape, {a.data(), sa}, {b.data(), sb}, out, &overflow_at);
+      if (first_overflow >= 0) {
+        ASSERT_EQ(status, KernelStatus::kOverflow);
+        EXPECT_EQ(overflow_at, first_overflow);
+        got.resize(first_overflow);
+        want.resize(first_overflow);
+      } else {
+        ASSERT_EQ(status, KernelStatus::kOk);
+      }
       if (cmp) {
         EXPECT_EQ(got_bool, want_bool);
       } else {
@@ -338,11 +380,26 @@ TEST(ElementwiseBinary, InPlaceOverEitherOperand) {
     EXPECT_EQ(Canonical(second), Canonical(want_rev)) << Spelling(op);
   }
   // x op x with out == both operands.
-  std::vector<int32_t> x = {1, -2, kI32Max, kI32Min};
+  std::vector<int32_t> x = {1, -2, 46340, -46340};
   ASSERT_EQ(Binary(BinaryOp::kMul, DType::kI32, Shape{4}, {x.data(), Shape{1}},
                    {x.data(), Shape{1}}, x.data()),
             KernelStatus::kOk);
-  EXPECT_EQ(x, (std::vector<int32_t>{1, 4, 1, 0}));
+  EXPECT_EQ(x, (std::vector<int32_t>{1, 4, 2147395600, 2147395600}));
+}
+
+TEST(ElementwiseBinary, I32OverflowLeavesItsOperandInPlace) {
+  // 600 elements (past one checked block of 256): the one at 300 overflows.
+  std::vector<int32_t> x(600, 7);
+  x[300] = 2000000000;
+  x[450] = 2000000000;
+  int64_t at = -1;
+  ASSERT_EQ(Binary(BinaryOp::kAdd, DType::kI32, Shape{600}, {x.data(), Shape{1}},
+                   {x.data(), Shape{1}}, x.data(), &at),
+            KernelStatus::kOverflow);
+  EXPECT_EQ(at, 300);
+  EXPECT_EQ(x[299], 14);
+  EXPECT_EQ(x[300], 2000000000);  // not written: the message can show it
+  EXPECT_EQ(x[301], 7);
 }
 
 // ---------------------------------------------------------------------------
@@ -389,21 +446,26 @@ TEST(ElementwiseNumPy, F32ArithmeticBits) {
                                    0x1d7bdc0b, 0x4b800000, 0xc0400000}));
 }
 
-TEST(ElementwiseNumPy, IntegerWrap) {
-  const std::vector<int32_t> i = {kI32Max, kI32Min, -7, 7, 65536, 46341, kI32Min};
-  const std::vector<int32_t> j = {1, -1, 2, -2, 65536, 46341, 1};
+TEST(ElementwiseNumPy, IntegerArithmetic) {
+  // NumPy's results where they fit in i32; one step past is an overflow.
+  const std::vector<int32_t> i = {kI32Max - 1, kI32Min + 1, -7, 7, 65535, 46340, kI32Min + 1};
+  const std::vector<int32_t> j = {1, -1, 2, -2, 32768, 46340, 1};
   EXPECT_EQ(Run1d(BinaryOp::kAdd, DType::kI32, i, j),
-            (std::vector<int32_t>{kI32Min, kI32Max, -5, 5, 131072, 92682, -2147483647}));
+            (std::vector<int32_t>{kI32Max, kI32Min, -5, 5, 98303, 92680, -2147483646}));
   EXPECT_EQ(Run1d(BinaryOp::kSub, DType::kI32, i, j),
-            (std::vector<int32_t>{2147483646, -2147483647, -9, 9, 0, 0, kI32Max}));
-  EXPECT_EQ(Run1d(BinaryOp::kMul, DType::kI32, i, j),
-            (std::vector<int32_t>{kI32Max, kI32Min, -14, -14, 0, -2147479015, kI32Min}));
-  // Truncating division (not NumPy's floor `//`); INT32_MIN / -1 wraps.
+            (std::vector<int32_t>{2147483645, -2147483646, -9, 9, 32767, 0, kI32Min}));
+  EXPECT_EQ(
+      Run1d(BinaryOp::kMul, DType::kI32, i, j),
+      (std::vector<int32_t>{kI32Max - 1, kI32Max, -14, -14, 2147450880, 2147395600, kI32Min + 1}));
+  // Truncating division (not NumPy's floor `//`).
   EXPECT_EQ(Run1d(BinaryOp::kDiv, DType::kI32, i, j),
-            (std::vector<int32_t>{kI32Max, kI32Min, -3, -3, 1, 1, kI32Min}));
+            (std::vector<int32_t>{kI32Max - 1, kI32Max, -3, -3, 1, 1, kI32Min + 1}));
   EXPECT_EQ(Run1d(BinaryOp::kDiv, DType::kI32, std::vector<int32_t>{-7, 7, -7, kI32Min, 0},
                   std::vector<int32_t>{-2, 2, 7, 2, -5}),
             (std::vector<int32_t>{3, 3, -1, -1073741824, 0}));
+  EXPECT_EQ(Run1d(BinaryOp::kRem, DType::kI32, std::vector<int32_t>{kI32Min, -7},
+                  std::vector<int32_t>{-1, -1}),
+            (std::vector<int32_t>{0, 0}));
 
   const std::vector<uint32_t> u = {0, 4294967295u, 123456789, 3000000000u};
   const std::vector<uint32_t> v = {1, 1, 987654321, 7};
@@ -415,6 +477,33 @@ TEST(ElementwiseNumPy, IntegerWrap) {
             (std::vector<uint32_t>{0, 4294967295u, 4227814277u, 3820130816u}));
   EXPECT_EQ(Run1d(BinaryOp::kDiv, DType::kU32, u, v),
             (std::vector<uint32_t>{0, 4294967295u, 0, 428571428}));
+}
+
+TEST(ElementwiseBinary, I32OverflowStopsAtTheFirst) {
+  const struct {
+    BinaryOp op;
+    std::vector<int32_t> a, b;
+    int64_t at;
+  } kCases[] = {
+      {BinaryOp::kAdd, {1, kI32Max, kI32Max}, {1, 1, 1}, 1},
+      {BinaryOp::kSub, {0, 0, kI32Min}, {5, kI32Min, 1}, 1},
+      {BinaryOp::kMul, {3, 65536, 46341}, {3, 32768, 46341}, 1},
+      {BinaryOp::kDiv, {9, kI32Min}, {3, -1}, 1},
+  };
+  for (const auto& c : kCases) {
+    std::vector<int32_t> out(c.a.size(), -99);
+    int64_t at = -1;
+    const Shape shape = {static_cast<int64_t>(c.a.size())};
+    EXPECT_EQ(Binary(c.op, DType::kI32, shape, {c.a.data(), Shape{1}}, {c.b.data(), Shape{1}},
+                     out.data(), &at),
+              KernelStatus::kOverflow)
+        << Spelling(c.op);
+    EXPECT_EQ(at, c.at) << Spelling(c.op);
+    EXPECT_EQ(out[c.at], -99) << Spelling(c.op);
+  }
+  // u32 wraps.
+  const std::vector<uint32_t> u = {4294967295u}, one = {1};
+  EXPECT_EQ(Run1d(BinaryOp::kAdd, DType::kU32, u, one), (std::vector<uint32_t>{0}));
 }
 
 TEST(ElementwiseBinary, DivisionByZero) {
@@ -705,15 +794,19 @@ TEST(ElementwiseUnary, F32SignBitsAndSpecialValues) {
   EXPECT_EQ(UnaryF32(UnaryOp::kLog, {1.0f})[0], 0.0f);
 }
 
-TEST(ElementwiseUnary, IntegersWrap) {
-  std::vector<int32_t> i = {0, 5, -5, kI32Max, kI32Min};
+TEST(ElementwiseUnary, IntegersChecked) {
+  std::vector<int32_t> i = {0, 5, -5, kI32Max, kI32Min + 1};
   std::vector<int32_t> out(i.size());
-  Unary(UnaryOp::kNeg, DType::kI32, 5, i.data(), out.data());
-  EXPECT_EQ(out, (std::vector<int32_t>{0, -5, 5, -kI32Max, kI32Min}));
-  Unary(UnaryOp::kAbs, DType::kI32, 5, i.data(), out.data());
-  EXPECT_EQ(out, (std::vector<int32_t>{0, 5, 5, kI32Max, kI32Min}));
-  Unary(UnaryOp::kAbs, DType::kI32, 5, i.data(), i.data());  // in place
-  EXPECT_EQ(i, (std::vector<int32_t>{0, 5, 5, kI32Max, kI32Min}));
+  EXPECT_EQ(Unary(UnaryOp::kNeg, DType::kI32, 5, i.data(), out.data()), KernelStatus::kOk);
+  EXPECT_EQ(out, (std::vector<int32_t>{0, -5, 5, -kI32Max, kI32Max}));
+  EXPECT_EQ(Unary(UnaryOp::kAbs, DType::kI32, 5, i.data(), i.data()), KernelStatus::kOk);
+  EXPECT_EQ(i, (std::vector<int32_t>{0, 5, 5, kI32Max, kI32Max}));
+  // INT32_MIN has no i32 negation: nothing from it on is written.
+  std::vector<int32_t> m = {-1, kI32Min, -2, kI32Min};
+  int64_t at = -1;
+  EXPECT_EQ(Unary(UnaryOp::kAbs, DType::kI32, 4, m.data(), m.data(), &at), KernelStatus::kOverflow);
+  EXPECT_EQ(at, 1);
+  EXPECT_EQ(m, (std::vector<int32_t>{1, kI32Min, -2, kI32Min}));
   std::vector<uint32_t> u = {0, 1, 0x80000000u, 0xFFFFFFFFu};
   Unary(UnaryOp::kNeg, DType::kU32, 4, u.data(), u.data());
   EXPECT_EQ(u, (std::vector<uint32_t>{0, 0xFFFFFFFFu, 0x80000000u, 1}));
