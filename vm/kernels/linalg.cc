@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
 #include "vm/kernels/linalg_blocks.h"
 
@@ -32,6 +31,7 @@ using linalg::Blocks;
 using linalg::Half;
 using linalg::kBase;
 using linalg::Mut;
+using linalg::ScratchUse;
 using linalg::View;
 
 // LU panels this narrow or narrower are factored column by column.
@@ -73,14 +73,14 @@ BadPivot CholeskyUpper(Blocks& blocks, Mut w, int64_t n) {
 }
 
 // LU's state: a (n x n, row-major) being factored in place, the swaps, the
-// first zero pivot, and the column-major copy of a leaf panel.
+// first zero pivot, and the buffer of a leaf panel's column-major copy.
 struct Lu {
   Blocks& blocks;
   float* a;
   int64_t n;
   int64_t* swaps;
   BadPivot zero;
-  std::vector<float> panel;
+  linalg::Buffer<float>& panel;
 };
 
 // Columns [c0, c0 + width) from row c0 down, column by column, in a
@@ -89,8 +89,7 @@ struct Lu {
 void LuLeaf(Lu& lu, int64_t c0, int64_t width) {
   const int64_t n = lu.n, m = n - c0;
   float* const corner = lu.a + c0 * n + c0;
-  lu.panel.resize(static_cast<size_t>(m * width));
-  float* const col = lu.panel.data();  // column j at col + j * m
+  float* const col = lu.panel.Get(m * width);  // column j at col + j * m
   linalg::CopyBlock(View{corner, n, 1}.T(), width, m, col, m);
   for (int64_t k = 0; k < width; ++k) {
     float* const ck = col + k * m;
@@ -154,22 +153,24 @@ BadPivot Cholesky(int64_t n, const float* a, float* l, MatMulF32Fn matmul) {
   // W = a^T: its upper triangle is a's lower one. Its lower triangle (a's
   // upper one, possibly anything) is never read: it receives L piece by
   // piece (whole-block products update parts of it before that).
-  std::vector<float> w(static_cast<size_t>(n * n));
-  linalg::CopyBlock(View{a, n, 1}.T(), n, n, w.data(), n);
-  Blocks blocks(matmul);
-  const BadPivot bad = CholeskyUpper(blocks, Mut{w.data(), n}, n);
+  const ScratchUse scratch;
+  float* w = scratch->work.Get(n * n);
+  linalg::CopyBlock(View{a, n, 1}.T(), n, n, w, n);
+  Blocks blocks(matmul, *scratch);
+  const BadPivot bad = CholeskyUpper(blocks, Mut{w, n}, n);
   if (bad.index >= 0) return bad;
   // W holds L = U^T on and below the diagonal; zeros above it.
   for (int64_t i = 0; i < n; ++i) {
-    std::copy_n(w.data() + i * n, i + 1, l + i * n);
+    std::copy_n(w + i * n, i + 1, l + i * n);
     std::fill(l + i * n + i + 1, l + i * n + n, 0.0f);
   }
   return {};
 }
 
 BadPivot LuFactor(int64_t n, float* lu, int64_t* swaps, MatMulF32Fn matmul) {
-  Blocks blocks(matmul);
-  Lu state{blocks, lu, n, swaps, {}, {}};
+  const ScratchUse scratch;
+  Blocks blocks(matmul, *scratch);
+  Lu state{blocks, lu, n, swaps, {}, scratch->panel};
   if (n > 0) LuPanel(state, 0, n);
   return state.zero;
 }
@@ -179,7 +180,8 @@ void LuSolve(int64_t n, const float* lu, const int64_t* swaps, int64_t k, float*
   for (int64_t i = 0; i < n; ++i) {
     if (swaps[i] != i) std::swap_ranges(b + i * k, b + i * k + k, b + swaps[i] * k);
   }
-  Blocks blocks(matmul);
+  const ScratchUse scratch;
+  Blocks blocks(matmul, *scratch);
   const View t{lu, n, 1};
   blocks.Solve(t, /*lower=*/true, /*unit=*/true, Mut{b, k}, n, k);
   blocks.Solve(t, /*lower=*/false, /*unit=*/false, Mut{b, k}, n, k);
@@ -200,9 +202,42 @@ BadPivot SolveTriangular(int64_t n, const float* t, bool lower, int64_t k, float
   for (int64_t i = 0; i < n; ++i) {
     if (t[i * n + i] == 0.0f) return {i, 0.0f};
   }
-  Blocks blocks(matmul);
+  const ScratchUse scratch;
+  Blocks blocks(matmul, *scratch);
   blocks.Solve(View{t, n, 1}, lower, /*unit=*/false, Mut{b, k}, n, k);
   return {};
+}
+
+BadPivot Solve(int64_t n, const float* a, int64_t k, float* b, MatMulF32Fn matmul) {
+  const ScratchUse scratch;
+  float* lu = scratch->work.Get(n * n);
+  int64_t* swaps = scratch->swaps.Get(n);
+  std::copy_n(a, n * n, lu);
+  const BadPivot zero = LuFactor(n, lu, swaps, matmul);
+  if (zero.index < 0) LuSolve(n, lu, swaps, k, b, matmul);
+  return zero;
+}
+
+float Det(int64_t n, const float* a, MatMulF32Fn matmul) {
+  const ScratchUse scratch;
+  float* lu = scratch->work.Get(n * n);
+  int64_t* swaps = scratch->swaps.Get(n);
+  std::copy_n(a, n * n, lu);
+  const BadPivot zero = LuFactor(n, lu, swaps, matmul);
+  return LuDeterminant(n, lu, swaps, zero.index >= 0);
+}
+
+BadPivot Inv(int64_t n, const float* a, float* out, MatMulF32Fn matmul) {
+  const ScratchUse scratch;
+  float* lu = scratch->work.Get(n * n);
+  int64_t* swaps = scratch->swaps.Get(n);
+  std::copy_n(a, n * n, lu);
+  const BadPivot zero = LuFactor(n, lu, swaps, matmul);
+  if (zero.index >= 0) return zero;
+  std::fill(out, out + n * n, 0.0f);
+  for (int64_t d = 0; d < n; ++d) out[d * n + d] = 1.0f;
+  LuSolve(n, lu, swaps, n, out, matmul);
+  return zero;
 }
 
 }  // namespace alea::vm::kernels

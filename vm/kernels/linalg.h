@@ -56,6 +56,14 @@ void LuSolve(int64_t n, const float* lu, const int64_t* swaps, int64_t k, float*
 // once; +0.0 when there was a zero pivot (NumPy's det of a singular matrix).
 float LuDeterminant(int64_t n, const float* lu, const int64_t* swaps, bool zero_pivot);
 
+// np.linalg.solve, det and inv of a [n, n] (not changed), by LuFactor of a
+// copy and the functions above. Solve: b [n, k] in place; Inv: out [n, n] =
+// A^-1 (LuSolve of the identity). A zero pivot is returned, b or out then
+// unchanged or unspecified.
+BadPivot Solve(int64_t n, const float* a, int64_t k, float* b, MatMulF32Fn matmul);
+float Det(int64_t n, const float* a, MatMulF32Fn matmul);
+BadPivot Inv(int64_t n, const float* a, float* out, MatMulF32Fn matmul);
+
 // Solves T x = b for b [n, k] in place, with T the lower (or upper) triangle
 // of t [n, n], its diagonal included; the other triangle is not read
 // (scipy.linalg.solve_triangular). A zero on the diagonal is returned first,

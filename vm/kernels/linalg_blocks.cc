@@ -6,8 +6,8 @@
 #include "vm/kernels/linalg_blocks.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace alea::vm::kernels::linalg {
 namespace {
@@ -17,12 +17,26 @@ constexpr int64_t kTile = 16;
 // Columns of b substituted together: the block's rows stay in L1.
 constexpr int64_t kSolveColumns = 256;
 
+// Buffers over this many bytes are not kept between calls.
+constexpr size_t kKeepBytes = size_t{16} << 20;
+
+struct ThreadScratch {
+  Scratch scratch;
+  int depth = 0;
+};
+thread_local ThreadScratch thread_scratch;
+
+template <typename T>
+void Trim(Buffer<T>& buffer) {
+  if (buffer.size() * sizeof(T) > kKeepBytes) buffer.Free();
+}
+
 // The rows x cols block of v, contiguous: v itself, or a copy in `to`.
-const float* Pack(View v, int64_t rows, int64_t cols, std::vector<float>& to) {
+const float* Pack(View v, int64_t rows, int64_t cols, Buffer<float>& to) {
   if (v.cs == 1 && v.rs == cols) return v.p;
-  to.resize(static_cast<size_t>(rows * cols));
-  CopyBlock(v, rows, cols, to.data(), cols);
-  return to.data();
+  float* out = to.Get(rows * cols);
+  CopyBlock(v, rows, cols, out, cols);
+  return out;
 }
 
 // A block of at most kBase rows of T x = b, substituted row by row (each
@@ -49,6 +63,17 @@ void SolveRows(View t, bool lower, bool unit, Mut b, int64_t n, int64_t k) {
 
 }  // namespace
 
+ScratchUse::ScratchUse() : scratch_(thread_scratch.scratch) { ++thread_scratch.depth; }
+
+ScratchUse::~ScratchUse() {
+  if (--thread_scratch.depth > 0) return;
+  for (Buffer<float>* b :
+       {&scratch_.a, &scratch_.b, &scratch_.product, &scratch_.work, &scratch_.panel}) {
+    Trim(*b);
+  }
+  Trim(scratch_.swaps);
+}
+
 void CopyBlock(View v, int64_t rows, int64_t cols, float* to, int64_t ld) {
   if (v.cs == 1) {
     for (int64_t i = 0; i < rows; ++i) std::copy_n(v.p + i * v.rs, cols, to + i * ld);
@@ -67,11 +92,10 @@ void CopyBlock(View v, int64_t rows, int64_t cols, float* to, int64_t ld) {
 
 void Blocks::SubProduct(Mut c, View a, View b, int64_t m, int64_t k, int64_t n) {
   if (m <= 0 || n <= 0 || k <= 0) return;
-  const float* pa = Pack(a, m, k, a_);
-  const float* pb = Pack(b, k, n, b_);
-  product_.resize(static_cast<size_t>(m * n));
-  matmul_(m, k, n, pa, pb, product_.data());
-  const float* p = product_.data();
+  const float* pa = Pack(a, m, k, scratch_.a);
+  const float* pb = Pack(b, k, n, scratch_.b);
+  float* p = scratch_.product.Get(m * n);
+  matmul_(m, k, n, pa, pb, p);
   for (int64_t i = 0; i < m; ++i) {
     float* row = c.row(i);
     const float* q = p + i * n;

@@ -4,8 +4,9 @@
 #ifndef ALEA_VM_KERNELS_LINALG_BLOCKS_H_
 #define ALEA_VM_KERNELS_LINALG_BLOCKS_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "vm/kernels/linalg.h"
 
@@ -45,11 +46,56 @@ struct Mut {
 // memory a float at a time.
 void CopyBlock(View v, int64_t rows, int64_t cols, float* to, int64_t ld);
 
-// The matmul and the buffers its operands are packed into (kept across
-// calls, so a factorization allocates them once).
+// A buffer of T that only grows, its elements left uninitialized.
+template <typename T>
+class Buffer {
+ public:
+  T* Get(int64_t n) {
+    if (static_cast<size_t>(n) > size_) {
+      data_.reset(new T[static_cast<size_t>(n)]);
+      size_ = static_cast<size_t>(n);
+    }
+    return data_.get();
+  }
+  size_t size() const { return size_; }
+  void Free() {
+    data_.reset();
+    size_ = 0;
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t size_ = 0;
+};
+
+// The kernels' buffers, kept per thread between calls, so that a loop of
+// factorizations allocates (and page-faults) nothing once they have grown,
+// as the JIT's matmul keeps its packing buffer.
+struct Scratch {
+  Buffer<float> a, b, product;  // Blocks: packed operands, the product
+  Buffer<float> work, panel;    // a factorization's matrix, an LU leaf panel
+  Buffer<int64_t> swaps;
+};
+
+// This thread's Scratch, held for the life of the ScratchUse. When the
+// outermost one ends, buffers over 16 MiB are freed.
+class ScratchUse {
+ public:
+  ScratchUse();
+  ~ScratchUse();
+  ScratchUse(const ScratchUse&) = delete;
+  ScratchUse& operator=(const ScratchUse&) = delete;
+  Scratch& operator*() const { return scratch_; }
+  Scratch* operator->() const { return &scratch_; }
+
+ private:
+  Scratch& scratch_;
+};
+
+// The matmul and the buffers its operands are packed into.
 class Blocks {
  public:
-  explicit Blocks(MatMulF32Fn matmul) : matmul_(matmul) {}
+  Blocks(MatMulF32Fn matmul, Scratch& scratch) : matmul_(matmul), scratch_(scratch) {}
 
   // c[m, n] -= a[m, k] @ b[k, n]: the product alone (matmul's FMA chain per
   // element, from +0.0) then one subtraction per element.
@@ -72,7 +118,7 @@ class Blocks {
 
  private:
   MatMulF32Fn matmul_;
-  std::vector<float> a_, b_, product_;
+  Scratch& scratch_;
 };
 
 }  // namespace alea::vm::kernels::linalg

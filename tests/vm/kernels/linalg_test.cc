@@ -193,6 +193,28 @@ TEST(Lu, DeterminantSignAndSingular) {
   EXPECT_EQ(zeros, std::vector<float>(4, 0.0f));
 }
 
+TEST(Lu, SolveDetInvAreLuOfACopy) {
+  const int64_t n = 90;
+  const std::vector<float> a = Random(n, n, 77);
+  const std::vector<float> b = Random(n, 2, 78);
+  std::vector<float> lu = a, x = b, x2 = b, inverse(a.size());
+  std::vector<int64_t> swaps(n);
+  const BadPivot zero = LuFactor(n, lu.data(), swaps.data(), Reference);
+  ASSERT_EQ(zero.index, -1);
+  LuSolve(n, lu.data(), swaps.data(), 2, x.data(), Reference);
+  EXPECT_EQ(Solve(n, a.data(), 2, x2.data(), Reference).index, -1);
+  EXPECT_EQ(Bits(x), Bits(x2));
+  EXPECT_EQ(Det(n, a.data(), Reference), LuDeterminant(n, lu.data(), swaps.data(), false));
+  ASSERT_EQ(Inv(n, a.data(), inverse.data(), Reference).index, -1);
+  std::vector<float> eye(a.size(), 0.0f);
+  for (int64_t i = 0; i < n; ++i) eye[i * n + i] = 1.0f;
+  EXPECT_LT(Residual(n, a, inverse, eye, n), 1e-3);
+  const std::vector<float> singular = {1, 2, 2, 4};
+  std::vector<float> out(4, 7.0f);
+  EXPECT_EQ(Inv(2, singular.data(), out.data(), Reference).index, 1);
+  EXPECT_EQ(Det(2, singular.data(), Reference), 0.0f);
+}
+
 TEST(SolveTriangular, BothTrianglesReadOnlyTheirOwn) {
   for (int64_t n : kSizes) {
     for (bool lower : {true, false}) {
