@@ -231,6 +231,10 @@ int FunctionCompiler::LoadDefault(const lang::BuiltinParam& param) {
     return r;
   }
   int r = Alloc(false);
+  if (text == "true" || text == "false") {  // a Bool: 1 or 0, as the VM holds it
+    LoadInt(r, text == "true" ? 1 : 0);
+    return r;
+  }
   for (types::DType d :
        {types::DType::kF32, types::DType::kI32, types::DType::kU32, types::DType::kBool}) {
     if (text == types::DTypeName(d)) {  // a dtype value: its number (as StaticDType)

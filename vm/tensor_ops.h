@@ -221,6 +221,28 @@ Object* Stack(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axi
 // no axis the flattened tensor rolls and the shape stays.
 Object* Roll(TensorContext& cx, const Object* x, int64_t shift, std::optional<int64_t> axis);
 
+// ---- Linear algebra (tensor_linalg.cc) on f32 square matrices:
+// kernels/linalg.h ----
+// np.linalg.cholesky: the lower factor of each matrix of a [..., n, n]
+// (only the lower triangle is read); a pivot that is not > 0 is
+// kNotPositiveDefinite naming it and its value.
+Object* Cholesky(TensorContext& cx, const Object* a);
+// scipy.linalg.solve_triangular(a, b, lower): a [n, n] (only the triangle
+// `lower` says is read), b [n] or [n, k] (else kLinalgRhs), the result b's
+// shape; a zero on the diagonal is kSingularTriangular.
+Object* SolveTriangular(TensorContext& cx, const Object* a, const Object* b, bool lower);
+// np.linalg.solve(a, b): LU with partial pivoting; a [n, n], b [n] or
+// [n, k]; a zero pivot is kSingular.
+Object* Solve(TensorContext& cx, const Object* a, const Object* b);
+// np.linalg.det of each matrix of a [..., n, n]: a result of shape [...]
+// (0-d for one matrix); 0 for a singular matrix, 1 for a 0 x 0 one.
+Object* Det(TensorContext& cx, const Object* a);
+// np.linalg.inv of each matrix of a [..., n, n] (solve(a, I)); kSingular.
+Object* Inv(TensorContext& cx, const Object* a);
+// cholesky, det and inv of a tensor of rank < 2 or whose last two axes
+// differ are kLinalgSquare; solve and solve_triangular take 2-d matrices
+// only (kLinalgMatrix).
+
 }  // namespace alea::vm
 
 #endif  // ALEA_VM_TENSOR_OPS_H_

@@ -1,8 +1,9 @@
 """What the NumPy comparison tests share (search_numpy_test.py,
-build_numpy_test.py): awkward f32 inputs, and one Alea program that loads
-each case's inputs from .npy files, applies its expression and saves the
-result, compared with NumPy's in shape, dtype and bytes. Import it after
-NumPy, so that a missing NumPy still skips the test."""
+build_numpy_test.py, linalg_numpy_test.py): awkward f32 inputs, and one
+Alea program that loads each case's inputs from .npy files, applies its
+expression and saves the result, compared with NumPy's (by default in
+shape, dtype and bytes). Import it after NumPy, so that a missing NumPy
+still skips the test."""
 import os
 import subprocess
 
@@ -25,10 +26,19 @@ def sprinkle(rng, x, specials):
     return x
 
 
-def run_cases(alea, tmp, cases, flags=()):
+def same_bits(name, got, want):
+    """run_cases' default comparison: shape, dtype and bytes."""
+    want = np.asarray(want)
+    if got.shape != want.shape or got.dtype != want.dtype or got.tobytes() != want.tobytes():
+        return f"gave {got.dtype}{got.shape} {got!r}, NumPy {want.dtype}{want.shape} {want!r}"
+    return None
+
+
+def run_cases(alea, tmp, cases, flags=(), check=same_bits):
     """Runs every (name, inputs, expression over a, b, c, NumPy's result) in
-    one `alea run` with `flags`; prints each mismatch and returns their
-    count (1 when alea fails)."""
+    one `alea run` with `flags`; prints each mismatch (`check(name, got,
+    want)` returns what is wrong, or None) and returns their count (1 when
+    alea fails)."""
     lines = []
     for name, inputs, expr, _ in cases:
         lets = ""
@@ -48,9 +58,8 @@ def run_cases(alea, tmp, cases, flags=()):
     failures = 0
     for name, _, expr, want in cases:
         got = np.load(os.path.join(tmp, f"{name}.out.npy"))
-        want = np.asarray(want)
-        if got.shape != want.shape or got.dtype != want.dtype or got.tobytes() != want.tobytes():
-            print(f"FAIL {name} {' '.join(flags)}: {expr} gave {got.dtype}{got.shape} {got!r}, "
-                  f"NumPy {want.dtype}{want.shape} {want!r}")
+        wrong = check(name, got, want)
+        if wrong is not None:
+            print(f"FAIL {name} {' '.join(flags)}: {expr} {wrong}")
             failures += 1
     return failures
