@@ -1,8 +1,10 @@
 #include "vm/tensor.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace alea::vm {
 
@@ -49,6 +51,16 @@ std::string ShapeString(absl::Span<const int64_t> shape) {
   if (shape.size() == 1) s += ",";
   s += ")";
   return s;
+}
+
+std::string IndexString(absl::Span<const int64_t> shape, int64_t flat) {
+  if (shape.size() <= 1) return absl::StrCat(flat);
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return absl::StrCat("(", absl::StrJoin(index, ", "), ")");
 }
 
 }  // namespace alea::vm

@@ -72,6 +72,9 @@ int64_t ElementCount(DType dtype, absl::Span<const int64_t> shape);
 
 // "(2, 3)", "(4,)", "()": NumPy's way, used in every shape message.
 std::string ShapeString(absl::Span<const int64_t> shape);
+// Element `flat` (row-major) of a tensor of `shape` as a program would index
+// it: "7" along one axis, "(1, 3)" (NumPy's tuple) along several.
+std::string IndexString(absl::Span<const int64_t> shape, int64_t flat);
 
 }  // namespace alea::vm
 
