@@ -25,10 +25,11 @@ def sprinkle(rng, x, specials):
     return x
 
 
-def run_cases(alea, tmp, cases, flags=()):
+def run_cases(alea, tmp, cases, flags=(), compare=True):
     """Runs every (name, inputs, expression over a, b, c, NumPy's result) in
     one `alea run` with `flags`; prints each mismatch and returns their
-    count (1 when alea fails)."""
+    count (1 when alea fails). compare=False only runs (the results are in
+    tmp/NAME.out.npy, for a caller that compares them its own way)."""
     lines = []
     for name, inputs, expr, _ in cases:
         lets = ""
@@ -46,7 +47,7 @@ def run_cases(alea, tmp, cases, flags=()):
         print(f"FAIL: alea {' '.join(flags)} exited {run.returncode}: {run.stderr}")
         return 1
     failures = 0
-    for name, _, expr, want in cases:
+    for name, _, expr, want in cases if compare else []:
         got = np.load(os.path.join(tmp, f"{name}.out.npy"))
         want = np.asarray(want)
         if got.shape != want.shape or got.dtype != want.dtype or got.tobytes() != want.tobytes():
