@@ -150,6 +150,16 @@ std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
       return vm::kernels::ReduceOp::kMin;
     case BuiltinId::kArgmax:
       return vm::kernels::ReduceOp::kArgmax;
+    case BuiltinId::kProdTensor:
+      return vm::kernels::ReduceOp::kProd;
+    case BuiltinId::kArgmin:
+      return vm::kernels::ReduceOp::kArgmin;
+    case BuiltinId::kAnyTensor:
+      return vm::kernels::ReduceOp::kAny;
+    case BuiltinId::kAllTensor:
+      return vm::kernels::ReduceOp::kAll;
+    case BuiltinId::kLogSumExp:
+      return vm::kernels::ReduceOp::kLogSumExp;
     default:
       return std::nullopt;
   }
@@ -436,6 +446,27 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
         CallNative("t_cumsum_axis", {reg(arg(0)), reg(arg(1))}, true, dst, at);
       }
       return true;
+    case BuiltinId::kCumprod:
+      if (arg(1) < 0) {
+        CallNative("t_cumprod", {reg(arg(0))}, true, dst, at);
+      } else {
+        CallNative("t_cumprod_axis", {reg(arg(0)), reg(arg(1))}, true, dst, at);
+      }
+      return true;
+    case BuiltinId::kVar:
+    case BuiltinId::kStd: {
+      const auto op =
+          id == BuiltinId::kVar ? vm::kernels::ReduceOp::kVar : vm::kernels::ReduceOp::kStd;
+      if (arg(1) < 0) {
+        CallNative("t_reduce_ddof", {reg(arg(0)), imm(static_cast<int64_t>(op)), reg(arg(2))}, true,
+                   dst, at);
+      } else {
+        CallNative("t_reduce_ddof_axis",
+                   {reg(arg(0)), imm(static_cast<int64_t>(op)), reg(arg(1)), reg(arg(2))}, true,
+                   dst, at);
+      }
+      return true;
+    }
     case BuiltinId::kSearchSortedInt:
     case BuiltinId::kSearchSortedFloat: {
       // The scalar is a 0-d tensor of the sorted tensor's dtype, so the

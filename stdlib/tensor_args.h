@@ -1,6 +1,6 @@
 // What the tensor natives (tensors.cc, tensor_search.cc, tensor_build.cc)
-// share around vm/tensor_ops.h: a result or its recorded failure, a dtype
-// immediate, an array of tensors.
+// share around vm/tensor_ops.h: a result or its recorded failure, a dtype or
+// reduction-op immediate, an array of tensors.
 #ifndef ALEA_STDLIB_TENSOR_ARGS_H_
 #define ALEA_STDLIB_TENSOR_ARGS_H_
 
@@ -8,6 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
+#include "vm/kernels/reduce.h"
 #include "vm/native.h"
 #include "vm/tensor_ops.h"
 
@@ -27,6 +28,14 @@ inline absl::StatusOr<vm::DType> DTypeArg(vm::NativeContext& ctx, vm::Value v) {
     return ctx.Fail(vm::RuntimeErrorId::kBadCall, "a tensor native got an unknown dtype");
   }
   return static_cast<vm::DType>(v);
+}
+
+// A reduction op immediate (kernels/reduce.h's numbering), checked as DTypeArg.
+inline absl::StatusOr<vm::kernels::ReduceOp> ReduceOpArg(vm::NativeContext& ctx, vm::Value v) {
+  if (v > static_cast<vm::Value>(vm::kernels::ReduceOp::kStd)) {
+    return ctx.Fail(vm::RuntimeErrorId::kBadCall, "a tensor reduction got an unknown operation");
+  }
+  return static_cast<vm::kernels::ReduceOp>(v);
 }
 
 // The elements of an array of tensors (borrowed). The slots are Values;

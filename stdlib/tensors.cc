@@ -34,13 +34,6 @@ using vm::Value;
 
 namespace {
 
-absl::StatusOr<vm::kernels::ReduceOp> ReduceOpArg(vm::NativeContext& ctx, Value v) {
-  if (v > static_cast<Value>(vm::kernels::ReduceOp::kArgmax)) {
-    return ctx.Fail(RuntimeErrorId::kBadCall, "a tensor reduction got an unknown operation");
-  }
-  return static_cast<vm::kernels::ReduceOp>(v);
-}
-
 // An Int as the bits of a `dtype` element (f32: rounded to nearest; i32 and
 // u32: it must fit; bool: non-zero). nullopt after recording kScalarOutOfRange.
 std::optional<uint32_t> IntBits(TensorContext& cx, DType dtype, int64_t v) {

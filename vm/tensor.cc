@@ -1,8 +1,10 @@
 #include "vm/tensor.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace alea::vm {
 

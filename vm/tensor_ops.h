@@ -131,14 +131,20 @@ Object* Where(TensorContext& cx, const Object* mask, const Object* a, const Obje
 // the first bad element, formatted as the f32 prints).
 Object* Cast(TensorContext& cx, TensorArg x, DType dtype);
 
-// ---- Reductions and matmul (tensor_ops.cc) ----
+// ---- Reductions (tensor_reduce.cc) and matmul (tensor_ops.cc) ----
 // Whole tensor when `axis` is empty (a 0-d result), else along the axis
 // (negative counts from the end; kAxisOutOfRange), which disappears from the
-// shape. kReduceEmpty names the builtin (`max`, `min`, `argmax`) when
-// outputs exist but the axis is empty; with no outputs (another axis of
-// length 0) the result is empty whatever the op, as NumPy's.
+// shape; the dtypes of kernels::ReduceAccepts (another is kBadCall: the
+// compiler never asks). kReduceEmpty names the builtin (`max`, `min`,
+// `argmax`, `argmin`) when outputs exist but the axis is empty; with no
+// outputs (another axis of length 0) the result is empty whatever the op, as
+// NumPy's. An i32 sum or prod that leaves the range is kOverflowReduce naming
+// the element. `ddof`: var's and std's.
 Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
-               std::optional<int64_t> axis);
+               std::optional<int64_t> axis, int64_t ddof = 0);
+// scipy.special.softmax of an f32 tensor along `axis` (kernels/reduce.h's
+// steps), the same shape.
+Object* Softmax(TensorContext& cx, const Object* x, int64_t axis);
 // x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added
 // axis removed from the result), leading axes broadcast as batches.
 Object* MatMul(TensorContext& cx, const Object* x, const Object* y);
@@ -194,6 +200,9 @@ Object* Take(TensorContext& cx, const Object* x, const Object* idx, int64_t axis
 // else along it (same shape). f32, i32, u32 (kernels/scan.h); an i32 step
 // out of range is kOverflowCumsum naming the element's index.
 Object* CumSum(TensorContext& cx, const Object* x, std::optional<int64_t> axis);
+// np.cumprod, as CumSum: an i32 step out of range is kOverflowReduce naming
+// the element's index; u32 wraps.
+Object* CumProd(TensorContext& cx, const Object* x, std::optional<int64_t> axis);
 // np.argsort(x, axis, kind='stable') as i32, and np.sort (kernels/sort.h's
 // order: NaN last, -0.0 == 0.0). An axis longer than 2^31 - 1 is
 // kI32IndexRange.

@@ -359,9 +359,22 @@ TEST_P(TensorThreads, IntegerOps) {
 // Places special values in chunks of a row, for the reductions.
 void Put(Object* t, int64_t at, uint32_t bits) { ElementsOf<uint32_t>(t)[at] = bits; }
 
+// The single-pass folds: split by chunks of a long row (the others, and i32
+// sums and products, which are checked in index order, are not).
+constexpr ReduceOp kAllNumericOps[] = {
+    ReduceOp::kSum,  ReduceOp::kMean,   ReduceOp::kMax,       ReduceOp::kMin, ReduceOp::kArgmax,
+    ReduceOp::kProd, ReduceOp::kArgmin, ReduceOp::kLogSumExp, ReduceOp::kVar, ReduceOp::kStd};
+
+bool SplitsByChunks(ReduceOp op, DType dtype) {
+  const bool fold = op == ReduceOp::kSum || op == ReduceOp::kMean || op == ReduceOp::kMax ||
+                    op == ReduceOp::kMin || op == ReduceOp::kProd;
+  return fold && !(dtype == DType::kI32 && (op == ReduceOp::kSum || op == ReduceOp::kProd));
+}
+
 TEST_P(TensorThreads, ReductionsOfOneRow) {
-  const ReduceOp ops[] = {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kMin,
-                          ReduceOp::kArgmax};
+  const ReduceOp ops[] = {
+      ReduceOp::kSum,  ReduceOp::kMean,   ReduceOp::kMax,       ReduceOp::kMin, ReduceOp::kArgmax,
+      ReduceOp::kProd, ReduceOp::kArgmin, ReduceOp::kLogSumExp, ReduceOp::kVar, ReduceOp::kStd};
   const int64_t sizes[] = {1, kChunk - 1, kChunk, kChunk + 1, 5 * kChunk + 3};
   uint32_t seed = 100;
   for (int64_t n : sizes) {
@@ -391,17 +404,18 @@ TEST_P(TensorThreads, ReductionsOfOneRow) {
         ExpectSameOnEveryPool(
             absl::StrCat(name, " n=", n, " op=", static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
-            n > kChunk && op != ReduceOp::kArgmax);
+            n > kChunk && SplitsByChunks(op, DType::kF32));
       }
       heap_.Release(x);
     }
     for (DType dtype : {DType::kI32, DType::kU32}) {
       Object* x = Int(dtype, {n}, seed++);
-      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kArgmax}) {
+      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kArgmax,
+                          ReduceOp::kProd, ReduceOp::kArgmin}) {
         ExpectSameOnEveryPool(
             absl::StrCat(DTypeName(dtype), " n=", n, " op=", static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
-            n > kChunk && op != ReduceOp::kArgmax);
+            n > kChunk && SplitsByChunks(op, dtype));
       }
       heap_.Release(x);
     }
@@ -426,16 +440,18 @@ TEST_P(TensorThreads, ReductionsAlongAxes) {
   for (const Case& c : cases) {
     for (DType dtype : {DType::kF32, DType::kI32, DType::kU32}) {
       Object* x = dtype == DType::kF32 ? F32(c.shape, seed++, 0.05) : Int(dtype, c.shape, seed++);
-      for (ReduceOp op :
-           {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kArgmax}) {
-        if (op == ReduceOp::kMean && dtype != DType::kF32) continue;
-        // argmax is split by rows only (it has no chunks to combine).
+      for (ReduceOp op : kAllNumericOps) {
+        if (!kernels::ReduceAccepts(op, dtype)) continue;
+        // argmax and the reductions of several passes are split by rows only
+        // (they have no chunks to combine), i32 sums and products never.
         const bool long_rows = c.shape[c.shape.size() - 1] > kChunk;
+        const bool checked =
+            dtype == DType::kI32 && (op == ReduceOp::kSum || op == ReduceOp::kProd);
         ExpectSameOnEveryPool(
             absl::StrCat(Name(c.shape), " axis ", c.axis, " ", DTypeName(dtype), " op ",
                          static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, c.axis); },
-            c.splits && !(op == ReduceOp::kArgmax && long_rows && c.shape[0] < 2));
+            c.splits && !checked && !(!SplitsByChunks(op, dtype) && long_rows && c.shape[0] < 2));
       }
       heap_.Release(x);
     }
@@ -474,14 +490,14 @@ TEST_P(TensorThreads, ReductionsOfEmptyTensors) {
     for (DType dtype : {DType::kF32, DType::kI32, DType::kU32}) {
       Object* x = heap_.NewTensor(dtype, c.shape);
       ASSERT_NE(x, nullptr);
-      for (ReduceOp op :
-           {ReduceOp::kSum, ReduceOp::kMean, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kArgmax}) {
-        if (op == ReduceOp::kMean && dtype != DType::kF32) continue;
+      for (ReduceOp op : kAllNumericOps) {
+        if (!kernels::ReduceAccepts(op, dtype)) continue;
         const std::string what =
             absl::StrCat(Name(c.shape), " axis ", c.axis.has_value() ? *c.axis : 99, " ",
                          DTypeName(dtype), " op ", static_cast<int>(op));
         SCOPED_TRACE(what);
-        const bool has_identity = op == ReduceOp::kSum || op == ReduceOp::kMean;
+        const bool has_identity = op != ReduceOp::kMax && op != ReduceOp::kMin &&
+                                  op != ReduceOp::kArgmax && op != ReduceOp::kArgmin;
         TensorContext alone(heap_, jit());
         Object* want = Reduce(alone, op, x, c.axis);
         if (has_identity || c.no_identity_ok) {

@@ -58,9 +58,18 @@ using UnaryF32Fn = void (*)(const float* in, float* out, int64_t n);
 // the same pointer array); a leaf whose bit is set in `scalar_leaves` is one
 // element broadcast to every element, any other a contiguous run of n.
 using FusedF32Fn = void (*)(const float* const* inputs, float* out, int64_t n);
-// The reduction `op` (kSum, kMax or kMin) of in[0..n) in the order of
+// The reduction `op` (kSum, kProd, kMax or kMin) of in[0..n) in the order of
 // kernels/reduce.h (chunks, 16 lanes, tree, chunks left to right).
 using ReduceF32Fn = float (*)(const float* in, int64_t n);
+// The sum, in kernels/reduce.h's order, of a map of in[0..n) with the
+// constant c, for the passes of var, logsumexp and softmax
+// (kernels/reduce.h): the map's values are exactly the reference's.
+enum class MapSum : uint8_t {
+  kSquaredDeviation,  // (x - c) * (x - c)
+  kExpShifted,        // exp(x - c)
+  kExpShiftedStore,   // exp(x - c), each also written to out[i] (out may equal in)
+};
+using MapSumF32Fn = float (*)(const float* in, int64_t n, float c, float* out);
 
 // Random kernels (vm/jit/random.cc): Threefry-2x32/20 in SIMD lanes fused
 // with one transform of vm/random/samplers.h, bitwise equal to it. Element j
@@ -132,6 +141,7 @@ class Jit {
   static constexpr int kMaxFusedNodes = 64;
   FusedF32Fn FusedF32(const FusedProgram& program, uint32_t scalar_leaves, Isa isa = Isa::kAuto);
   ReduceF32Fn ReduceF32(kernels::ReduceOp op, Isa isa = Isa::kAuto);
+  MapSumF32Fn MapSumF32(MapSum map, Isa isa = Isa::kAuto);
   // out[m, n] = a[m, k] @ b[k, n] (contiguous row-major, out aliases
   // neither) with kernels/matmul.h's FMA chain per output. False when the
   // JIT cannot (nothing written): the caller runs the reference kernel.

@@ -1,6 +1,9 @@
-// The tensor JIT's whole-sequence f32 reductions (jit.h ReduceF32): sum, max
-// and min of in[0..n) in exactly the order of kernels/reduce.h, so that the
-// result is the reference's bits whatever the ISA path.
+// The tensor JIT's whole-sequence f32 reductions (jit.h ReduceF32): sum,
+// prod, max and min of in[0..n) in exactly the order of kernels/reduce.h, so
+// that the result is the reference's bits whatever the ISA path; and the
+// map-sums of var's, logsumexp's and softmax's second passes (jit.h
+// MapSumF32): each loaded vector is mapped ((x - c)^2, or exp(x - c) with
+// math_f32.cc's exp, optionally stored) before the sum's fold, in registers.
 //
 // The reference's 16 lane accumulators are one zmm (AVX-512) or two ymm
 // (AVX2: lanes 0-7 and 8-15). Every chunk of kReduceChunk elements starts on
@@ -81,6 +84,7 @@ alignas(64) constexpr uint32_t kInfBits[16] = {0x7f800000u, 0x7f800000u, 0x7f800
                                                0x7f800000u, 0x7f800000u, 0x7f800000u, 0x7f800000u};
 
 constexpr uint32_t kMinusZero = 0x80000000u;
+constexpr uint32_t kOne = 0x3f800000u;
 constexpr uint32_t kMinusInf = 0xff800000u;
 constexpr uint32_t kPlusInf = 0x7f800000u;
 constexpr uint32_t kAbsMask = 0x7fffffffu;
@@ -104,17 +108,45 @@ struct Lanes {
 // NaN-free shortcut that also records whether a NaN went by.
 enum class Mode : uint8_t { kExact, kNanFree };
 
+// A map-sum's map, or none (a plain reduction).
+struct MapSpec {
+  bool on = false;
+  MapSum map = MapSum::kSquaredDeviation;
+};
+
 class ReduceEmitter {
  public:
-  ReduceEmitter(x86::Compiler& cc, ReduceOp op, bool avx512)
-      : cc_(cc), op_(op), avx512_(avx512), select_(op != ReduceOp::kSum) {}
+  ReduceEmitter(x86::Compiler& cc, ReduceOp op, bool avx512, MapSpec map = {})
+      : cc_(cc),
+        op_(op),
+        avx512_(avx512),
+        select_(op == ReduceOp::kMax || op == ReduceOp::kMin),
+        map_(map),
+        math_(cc, avx512) {}
+
+  // With a map: the constant c (lane 0 of an xmm) and the output pointer.
+  void SetMapOperands(const x86::Xmm& c, const x86::Gp& in, const x86::Gp& out) {
+    c_ = NewVec();
+    if (avx512_) {
+      cc_.vbroadcastss(c_.zmm(), c);
+    } else {
+      cc_.vbroadcastss(c_.ymm(), c);
+    }
+    if (map_.map == MapSum::kExpShiftedStore) {
+      // out - in: the store of the vector at [p + off] goes to [p + delta + off].
+      delta_ = cc_.newGpq("delta");
+      cc_.mov(delta_, out);
+      cc_.sub(delta_, in);
+    }
+  }
 
   // Returns the register holding the result in lane 0 (n <= 0: +0.0, the
-  // reference's empty sum; max/min are never asked for n == 0).
+  // reference's empty sum; the other ops are never asked for n == 0).
   x86::Xmm Emit(const x86::Gp& in, const x86::Gp& n) {
-    identity_ = Splat(op_ == ReduceOp::kSum   ? kMinusZero
-                      : op_ == ReduceOp::kMax ? kMinusInf
-                                              : kPlusInf);
+    identity_ = Splat(op_ == ReduceOp::kSum    ? kMinusZero
+                      : op_ == ReduceOp::kProd ? kOne
+                      : op_ == ReduceOp::kMax  ? kMinusInf
+                                               : kPlusInf);
     if (select_) {
       abs_mask_ = Splat(kAbsMask);
       nan_seen_ = NewVec();
@@ -285,9 +317,52 @@ class ReduceEmitter {
 
   void Copy(const x86::Vec& dst, const x86::Vec& src) { cc_.vmovaps(dst, src); }
 
+  // A map-sum's map of x, in place: x - c, then its square or exp, as
+  // kernels/reduce_f32.cc computes each element; stored at [p + delta + off]
+  // (`tail`: the AVX-512 lanes of k, or the AVX2 lanes of a vector mask).
+  void Map(const x86::Vec& x, const x86::Gp& p, int32_t off, const x86::KReg* tail_k = nullptr,
+           const x86::Vec* tail_v = nullptr) {
+    math_.Sub(x, x, c_);
+    if (map_.map == MapSum::kSquaredDeviation) {
+      math_.Mul(x, x, x);
+      return;
+    }
+    codegen::EmitExpF32(math_, x, x);
+    if (map_.map != MapSum::kExpShiftedStore) return;
+    const x86::Mem dst =
+        avx512_ ? x86::zmmword_ptr(p, delta_, 0, off) : x86::ymmword_ptr(p, delta_, 0, off);
+    if (tail_k != nullptr) {
+      cc_.k(*tail_k).vmovups(dst, x);
+    } else if (tail_v != nullptr) {
+      cc_.vmaskmovps(dst, *tail_v, x);
+    } else {
+      cc_.vmovups(dst, x);
+    }
+  }
+
   // The 16 elements at [p + offset] into one chunk's 16 lanes.
   void FoldVector(const Lanes& lanes, const x86::Gp& p, int64_t offset, Mode mode) {
     const int32_t off = static_cast<int32_t>(offset);
+    if (map_.on) {
+      if (!avx512_) {
+        for (int half = 0; half < 2; ++half) {
+          x86::Vec x = Load(x86::ymmword_ptr(p, off + half * 32));
+          Map(x, p, off + half * 32);
+          Fold(half == 0 ? lanes.lo : lanes.hi, x);
+        }
+        return;
+      }
+      x86::Vec x = NewVec();
+      if (split_loads_) {
+        cc_.vbroadcastf64x4(x, x86::ymmword_ptr(p, off));
+        cc_.vinsertf64x4(x, x, x86::ymmword_ptr(p, off + 32), 1);
+      } else {
+        cc_.vmovups(x, x86::zmmword_ptr(p, off));
+      }
+      Map(x, p, off);
+      Fold(lanes.lo, x);
+      return;
+    }
     if (!avx512_) {
       FoldAs(mode, lanes.lo, Load(x86::ymmword_ptr(p, off)));
       FoldAs(mode, lanes.hi, Load(x86::ymmword_ptr(p, off + 32)));
@@ -296,8 +371,8 @@ class ReduceEmitter {
       cc_.vbroadcastf64x4(x, x86::ymmword_ptr(p, off));
       cc_.vinsertf64x4(x, x, x86::ymmword_ptr(p, off + 32), 1);
       FoldAs(mode, lanes.lo, x);
-    } else if (op_ == ReduceOp::kSum) {
-      Fold(lanes.lo, x86::zmmword_ptr(p, off));  // the load folds into the add
+    } else if (!select_) {
+      Fold(lanes.lo, x86::zmmword_ptr(p, off));  // the load folds into the add or mul
     } else {
       FoldAs(mode, lanes.lo, Load(x86::zmmword_ptr(p, off)));
     }
@@ -321,11 +396,13 @@ class ReduceEmitter {
   // memory); on the AVX-512 path only the lanes of `tail` when it is given.
   template <typename Operand>
   void Fold(const x86::Vec& acc, const Operand& x, const x86::KReg* tail = nullptr) {
-    if (op_ == ReduceOp::kSum) {
+    if (!select_) {
+      const asmjit::InstId id =
+          op_ == ReduceOp::kProd ? x86::Inst::kIdVmulps : x86::Inst::kIdVaddps;
       if (tail != nullptr) {
-        cc_.k(*tail).vaddps(acc, acc, x);
+        cc_.k(*tail).emit(id, acc, acc, x);
       } else {
-        cc_.vaddps(acc, acc, x);
+        cc_.emit(id, acc, acc, x);
       }
       return;
     }
@@ -424,6 +501,7 @@ class ReduceEmitter {
       cc_.kmovw(k, x86::word_ptr(tbl, rem, 1));
       x86::Vec x = NewVec();
       cc_.k(k).z().vmovups(x, x86::zmmword_ptr(p));  // masked-off lanes: +0.0, not NaN
+      if (map_.on) Map(x, p, 0, &k);                 // the masked-off lanes' values are never used
       FoldAs(mode, lanes.lo, x, &k);
       return;
     }
@@ -437,6 +515,7 @@ class ReduceEmitter {
       x86::Vec x = NewVec();
       cc_.vmovdqu(mask, x86::ptr(tbl, neg, 2, half * 32));
       cc_.vmaskmovps(x, mask, x86::ymmword_ptr(p, half * 32));
+      if (map_.on) Map(x, p, half * 32, nullptr, &mask);
       cc_.vblendvps(x, identity_, x, mask);  // the identity where masked off
       FoldAs(mode, *halves[half], x);
     }
@@ -468,6 +547,10 @@ class ReduceEmitter {
   const ReduceOp op_;
   const bool avx512_;
   const bool select_;  // max/min: the NaN-free pass first
+  const MapSpec map_;
+  codegen::VectorEmitter math_;  // the map's arithmetic and exp
+  x86::Vec c_;                   // the map's constant in every lane
+  x86::Gp delta_;                // kExpShiftedStore: out - in
   bool split_loads_ = false;
   x86::Vec identity_, abs_mask_, nan_seen_;
   x86::Vec step_max_;  // FoldNanFree's magnitudes of the current step
@@ -486,11 +569,40 @@ void* Compile(asmjit::JitRuntime& runtime, ReduceOp op, bool avx512, bool inject
                                   });
 }
 
+void* CompileMapSum(asmjit::JitRuntime& runtime, MapSum map, bool avx512, bool inject_error) {
+  const asmjit::FuncSignatureT<float, const float*, int64_t, float, float*> signature;
+  return codegen::CompileFunction(runtime, signature, avx512, inject_error,
+                                  [&](x86::Compiler& cc, asmjit::FuncNode* fn) {
+                                    x86::Gp in = cc.newGpq("in");
+                                    x86::Gp n = cc.newGpq("n");
+                                    x86::Xmm c = cc.newXmmSs("c");
+                                    x86::Gp out = cc.newGpq("out");
+                                    fn->setArg(0, in);
+                                    fn->setArg(1, n);
+                                    fn->setArg(2, c);
+                                    fn->setArg(3, out);
+                                    ReduceEmitter e(cc, ReduceOp::kSum, avx512, {true, map});
+                                    e.SetMapOperands(c, in, out);
+                                    cc.ret(e.Emit(in, n));
+                                  });
+}
+
 }  // namespace
+
+MapSumF32Fn Jit::MapSumF32(MapSum map, Isa isa) {
+  asmjit::JitRuntime& runtime = impl().runtime;
+  return reinterpret_cast<MapSumF32Fn>(Cached(
+      absl::StrCat("mapsum:", static_cast<int>(map)), isa, [&](bool avx512, bool inject_error) {
+        return CompileMapSum(runtime, map, avx512, inject_error);
+      }));
+}
 
 ReduceF32Fn Jit::ReduceF32(ReduceOp op, Isa isa) {
   // Mean is the sum divided by n, done by the caller; argmax is not a fold.
-  if (op != ReduceOp::kSum && op != ReduceOp::kMax && op != ReduceOp::kMin) return nullptr;
+  if (op != ReduceOp::kSum && op != ReduceOp::kProd && op != ReduceOp::kMax &&
+      op != ReduceOp::kMin) {
+    return nullptr;
+  }
   asmjit::JitRuntime& runtime = impl().runtime;
   return reinterpret_cast<ReduceF32Fn>(Cached(
       absl::StrCat("reduce:", static_cast<int>(op)), isa,

@@ -1,14 +1,8 @@
 // Reduction reference kernels. The order of operations is reduce.h's (chunks
 // of kReduceChunk, kReduceLanes lane accumulators, a fixed tree, chunks left
-// to right); this file only chooses how memory is walked to get there.
-//
-// Along the last axis (inner == 1) each output's elements are contiguous and
-// the 16 lanes are 16 locals. Along another axis the elements of one output
-// are `inner` apart, so instead each step reads a contiguous block of up to
-// kBlock outputs' elements from one row and folds them into those outputs'
-// lanes (16 per output, in a scratch buffer). Every output still sees exactly
-// the specified sequence of operations; only the interleaving between
-// different outputs changes, which cannot affect any result.
+// to right; reduce_lanes.h walks memory to get there); this file dispatches
+// and holds the order-free ones (argmax, argmin, any, all) and the checked
+// i32 sums and products.
 #include "vm/kernels/reduce.h"
 
 #include <algorithm>
@@ -16,140 +10,29 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
 #include "vm/dtype.h"
-#include "vm/kernels/pin_nan.h"
+#include "vm/kernels/reduce_lanes.h"
 
 namespace alea::vm::kernels {
 namespace {
 
-// Outputs handled together when reducing a non-last axis: 16 lanes of 256
-// four-byte accumulators is 16 KiB, which stays in L1 next to the rows read.
-constexpr int64_t kBlock = 256;
-
-// The combine ops. Identity is each lane's starting value; Empty is the
-// result of a sum of nothing (NumPy's +0).
-template <typename T>
-struct SumOp {
-  static T Identity() {
-    if constexpr (std::is_same_v<T, float>) {
-      return -0.0f;  // -0.0 + x is x for every x, -0.0 included
-    } else {
-      return 0;
-    }
-  }
-  static T Apply(T a, T b) {
-    // Integers arrive as uint32_t (i32 is summed on its unsigned view), so
-    // this wraps without signed overflow. f32: of two NaNs, a's (the
-    // compiler would otherwise pick per loop; the JIT keeps a's).
-    return PinNaN<T>(a, static_cast<T>(a + b));
-  }
-};
-
-template <typename T>
-struct MaxOp {
-  static T Identity() {
-    if constexpr (std::is_same_v<T, float>) return -std::numeric_limits<float>::infinity();
-    return std::numeric_limits<T>::lowest();
-  }
-  static T Apply(T a, T b) {
-    if constexpr (std::is_same_v<T, float>) return (a >= b || std::isnan(a)) ? a : b;
-    return a >= b ? a : b;
-  }
-};
-
-template <typename T>
-struct MinOp {
-  static T Identity() {
-    if constexpr (std::is_same_v<T, float>) return std::numeric_limits<float>::infinity();
-    return std::numeric_limits<T>::max();
-  }
-  static T Apply(T a, T b) {
-    if constexpr (std::is_same_v<T, float>) return (a <= b || std::isnan(a)) ? a : b;
-    return a <= b ? a : b;
-  }
-};
-
-// lane[j] = lane[j] op lane[j + h] for h = 8, 4, 2, 1; `stride` apart.
-template <typename Op, typename T>
-inline void Tree(T* lanes, int64_t stride, int64_t width) {
-  for (int h = kReduceLanes / 2; h >= 1; h /= 2) {
-    for (int j = 0; j < h; ++j) {
-      T* dst = lanes + j * stride;
-      const T* src = lanes + (j + h) * stride;
-      for (int64_t p = 0; p < width; ++p) dst[p] = Op::Apply(dst[p], src[p]);
-    }
-  }
-}
-
-// One output of a contiguous sequence x[0..n), n > 0.
-template <typename Op, typename T>
-T ReduceRow(const T* x, int64_t n) {
-  T result{};
-  for (int64_t c = 0; c < n; c += kReduceChunk) {
-    const int64_t len = std::min(kReduceChunk, n - c);
-    const T* chunk = x + c;
-    std::array<T, kReduceLanes> lane;
-    lane.fill(Op::Identity());
-    int64_t i = 0;
-    for (; i + kReduceLanes <= len; i += kReduceLanes) {
-      for (int j = 0; j < kReduceLanes; ++j) lane[j] = Op::Apply(lane[j], chunk[i + j]);
-    }
-    for (int j = 0; i + j < len; ++j) lane[j] = Op::Apply(lane[j], chunk[i + j]);
-    Tree<Op, T>(lane.data(), 1, 1);
-    result = c == 0 ? lane[0] : Op::Apply(result, lane[0]);
-  }
-  return result;
-}
-
-// [outer, n, inner] -> [outer, inner] with n > 0.
-template <typename Op, typename T>
-void ReduceLanes(int64_t outer, int64_t n, int64_t inner, const T* in, T* out) {
-  if (inner == 1) {
-    for (int64_t o = 0; o < outer; ++o) out[o] = ReduceRow<Op, T>(in + o * n, n);
-    return;
-  }
-  // lanes[j * kBlock + p]: lane j of output p of the block. On the stack
-  // (16 KiB): a steady-state loop of tensor ops allocates nothing.
-  std::array<T, kReduceLanes * kBlock> lanes;
-  std::array<T, kBlock> result;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t p0 = 0; p0 < inner; p0 += kBlock) {
-      const int64_t width = std::min(kBlock, inner - p0);
-      for (int64_t c = 0; c < n; c += kReduceChunk) {
-        const int64_t len = std::min(kReduceChunk, n - c);
-        for (int j = 0; j < kReduceLanes; ++j) {
-          std::fill_n(lanes.data() + j * kBlock, width, Op::Identity());
-        }
-        for (int64_t i = 0; i < len; ++i) {
-          T* acc = lanes.data() + (i % kReduceLanes) * kBlock;
-          const T* row = in + (o * n + c + i) * inner + p0;
-          for (int64_t p = 0; p < width; ++p) acc[p] = Op::Apply(acc[p], row[p]);
-        }
-        Tree<Op, T>(lanes.data(), kBlock, width);
-        for (int64_t p = 0; p < width; ++p) {
-          result[p] = c == 0 ? lanes[p] : Op::Apply(result[p], lanes[p]);
-        }
-      }
-      std::copy(result.begin(), result.begin() + width, out + o * inner + p0);
-    }
-  }
-}
-
-// np.argmax: the first NaN, else the first element equal to the maximum
-// (`>` keeps the earliest of equal values, and -0.0 equals 0.0).
-template <typename T>
-void Argmax(int64_t outer, int64_t n, int64_t inner, const T* in, int32_t* out) {
+// np.argmax (np.argmin): the first NaN, else the first element equal to the
+// maximum (minimum) (`>` keeps the earliest of equal values, and -0.0 equals
+// 0.0).
+template <typename T, bool kMin>
+void ArgBest(int64_t outer, int64_t n, int64_t inner, const T* in, int32_t* out) {
   // The index type is i32 by the header; a reduced axis longer than 2^31
   // would wrap (tensors that large are far beyond the VM's heap budget).
-  std::array<T, kBlock> best;
-  std::array<int64_t, kBlock> index;
-  std::array<uint8_t, kBlock> done;  // a NaN was found: its index is final
+  std::array<T, kReduceBlock> best;
+  std::array<int64_t, kReduceBlock> index;
+  std::array<uint8_t, kReduceBlock> done;  // a NaN was found: its index is final
   for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t p0 = 0; p0 < inner; p0 += kBlock) {
-      const int64_t width = std::min(kBlock, inner - p0);
+    for (int64_t p0 = 0; p0 < inner; p0 += kReduceBlock) {
+      const int64_t width = std::min(kReduceBlock, inner - p0);
       const T* first = in + o * n * inner + p0;
       for (int64_t p = 0; p < width; ++p) {
         best[p] = first[p];
@@ -169,7 +52,7 @@ void Argmax(int64_t outer, int64_t n, int64_t inner, const T* in, int32_t* out) 
               continue;
             }
           }
-          if (x > best[p]) {
+          if (kMin ? x < best[p] : x > best[p]) {
             best[p] = x;
             index[p] = i;
           }
@@ -182,60 +65,218 @@ void Argmax(int64_t outer, int64_t n, int64_t inner, const T* in, int32_t* out) 
   }
 }
 
+// any (kAll false) / all of bool bytes (0 or 1).
+template <bool kAll>
+void AnyAll(int64_t outer, int64_t n, int64_t inner, const uint8_t* in, uint8_t* out) {
+  // What decides: a true byte for any, a false one for all.
+  const int decisive = kAll ? 0 : 1;
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const bool found = n > 0 && std::memchr(in + o * n, decisive, static_cast<size_t>(n));
+      out[o] = kAll ? !found : found;
+    }
+    return;
+  }
+  for (int64_t o = 0; o < outer; ++o) {
+    uint8_t* y = out + o * inner;
+    std::fill_n(y, inner, uint8_t{kAll ? 1 : 0});
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t* row = in + (o * n + i) * inner;
+      for (int64_t p = 0; p < inner; ++p) {
+        y[p] = kAll ? (y[p] & row[p]) : (y[p] | row[p]);
+      }
+    }
+  }
+}
+
+// A checked i32 step: a op b, exact in int64 (|a|, |b| <= 2^31).
+template <bool kProd>
+inline int64_t Step(int64_t a, int64_t b) {
+  return kProd ? a * b : a + b;
+}
+inline bool FitsI32(int64_t v) {
+  return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+}
+
+// i32 sum (product) in index order, each running value checked (reduce.h).
+// Returns -1, or the flat index of the first element in row-major order
+// whose step leaves the range.
+template <bool kProd>
+int64_t CheckedI32(int64_t outer, int64_t n, int64_t inner, const int32_t* in, int32_t* out) {
+  const int64_t identity = kProd ? 1 : 0;
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const int32_t* x = in + o * n;
+      int64_t acc = identity;
+      for (int64_t i = 0; i < n; ++i) {
+        acc = Step<kProd>(acc, x[i]);
+        if (!FitsI32(acc)) return o * n + i;
+      }
+      out[o] = static_cast<int32_t>(acc);
+    }
+    return -1;
+  }
+  std::array<int64_t, kReduceBlock> acc;
+  for (int64_t o = 0; o < outer; ++o) {
+    // Blocks of outputs are walked one after another, so the first failure
+    // in row-major order is the earliest (row, then column) over the blocks.
+    int64_t first = -1;
+    for (int64_t p0 = 0; p0 < inner; p0 += kReduceBlock) {
+      const int64_t width = std::min(kReduceBlock, inner - p0);
+      std::fill_n(acc.data(), width, identity);
+      bool failed = false;
+      for (int64_t i = 0; i < n && !failed; ++i) {
+        const int64_t at = (o * n + i) * inner + p0;
+        if (first >= 0 && at >= first) break;  // cannot come earlier
+        const int32_t* row = in + at;
+        for (int64_t p = 0; p < width; ++p) {
+          acc[p] = Step<kProd>(acc[p], row[p]);
+          if (!FitsI32(acc[p])) {
+            first = at + p;
+            failed = true;
+            break;
+          }
+        }
+      }
+      if (!failed) {
+        for (int64_t p = 0; p < width; ++p) out[o * inner + p0 + p] = static_cast<int32_t>(acc[p]);
+      }
+    }
+    if (first >= 0) return first;
+  }
+  return -1;
+}
+
 template <typename T>
 ReduceStatus ReduceTyped(ReduceOp op, int64_t outer, int64_t n, int64_t inner, const void* in,
                          void* out) {
   const T* x = static_cast<const T*>(in);
   T* y = static_cast<T*>(out);
-  const int64_t count = outer * inner;
-  if (n == 0) {
-    if (op == ReduceOp::kSum || op == ReduceOp::kMean) {
-      // The sum of nothing is +0 (NumPy's); mean divides it by 0 below.
-      std::fill(y, y + count, T{0});
-    } else {
-      return ReduceStatus::kEmpty;
-    }
-  } else {
-    switch (op) {
-      case ReduceOp::kSum:
-      case ReduceOp::kMean:
-        if constexpr (std::is_same_v<T, float>) {
-          ReduceLanes<SumOp<float>, float>(outer, n, inner, x, y);
-        } else {
-          // Wrapping sum on the unsigned view (i32 and u32 are
-          // layout-compatible and may alias).
-          ReduceLanes<SumOp<uint32_t>, uint32_t>(outer, n, inner,
-                                                 reinterpret_cast<const uint32_t*>(x),
-                                                 reinterpret_cast<uint32_t*>(y));
-        }
-        break;
-      case ReduceOp::kMax:
-        ReduceLanes<MaxOp<T>, T>(outer, n, inner, x, y);
-        break;
-      case ReduceOp::kMin:
-        ReduceLanes<MinOp<T>, T>(outer, n, inner, x, y);
-        break;
-      case ReduceOp::kArgmax:
-        Argmax<T>(outer, n, inner, x, static_cast<int32_t*>(out));
-        break;
-    }
+  // Integers are summed and multiplied on the unsigned view (i32 and u32 are
+  // layout-compatible and may alias); f32 on itself.
+  using U = std::conditional_t<std::is_same_v<T, float>, float, uint32_t>;
+  const U* ux = reinterpret_cast<const U*>(x);
+  U* uy = reinterpret_cast<U*>(y);
+  switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kMean:
+      ReduceLanes<SumOp<U>, U>(outer, n, inner, ux, uy);
+      break;
+    case ReduceOp::kProd:
+      ReduceLanes<ProdOp<U>, U>(outer, n, inner, ux, uy);
+      break;
+    case ReduceOp::kMax:
+      ReduceLanes<MaxOp<T>, T>(outer, n, inner, x, y);
+      break;
+    case ReduceOp::kMin:
+      ReduceLanes<MinOp<T>, T>(outer, n, inner, x, y);
+      break;
+    case ReduceOp::kArgmax:
+      ArgBest<T, false>(outer, n, inner, x, static_cast<int32_t*>(out));
+      break;
+    case ReduceOp::kArgmin:
+      ArgBest<T, true>(outer, n, inner, x, static_cast<int32_t*>(out));
+      break;
+    default:
+      assert(false && "Reduce: not a single-pass op");
+      break;
   }
   if (op == ReduceOp::kMean) {
     if constexpr (std::is_same_v<T, float>) {
       const float divisor = static_cast<float>(n);
-      for (int64_t i = 0; i < count; ++i) y[i] = y[i] / divisor;
-    } else {
-      assert(false && "Reduce: mean is f32 only");
+      for (int64_t i = 0; i < outer * inner; ++i) y[i] = y[i] / divisor;
     }
   }
   return ReduceStatus::kOk;
 }
 
+// The result of n == 0 for each output, or kEmpty.
+ReduceStatus ReduceNothing(ReduceOp op, DType dtype, int64_t count, void* out) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  auto fill = [&](auto value) {
+    auto* y = static_cast<decltype(value)*>(out);
+    std::fill(y, y + count, value);
+  };
+  switch (op) {
+    case ReduceOp::kSum:  // the sum of nothing is +0 (NumPy's)
+      dtype == DType::kF32 ? fill(0.0f) : fill(uint32_t{0});
+      return ReduceStatus::kOk;
+    case ReduceOp::kProd:
+      dtype == DType::kF32 ? fill(1.0f) : fill(uint32_t{1});
+      return ReduceStatus::kOk;
+    case ReduceOp::kMean:  // 0 / 0, as the passes would give
+    case ReduceOp::kVar:
+    case ReduceOp::kStd:
+      fill(kNaN);
+      return ReduceStatus::kOk;
+    case ReduceOp::kLogSumExp:
+      fill(-std::numeric_limits<float>::infinity());
+      return ReduceStatus::kOk;
+    case ReduceOp::kAny:
+      fill(uint8_t{0});
+      return ReduceStatus::kOk;
+    case ReduceOp::kAll:
+      fill(uint8_t{1});
+      return ReduceStatus::kOk;
+    default:
+      return ReduceStatus::kEmpty;
+  }
+}
+
 }  // namespace
 
+bool ReduceAccepts(ReduceOp op, DType dtype) {
+  switch (op) {
+    case ReduceOp::kAny:
+    case ReduceOp::kAll:
+      return dtype == DType::kBool;
+    case ReduceOp::kMean:
+    case ReduceOp::kLogSumExp:
+    case ReduceOp::kVar:
+    case ReduceOp::kStd:
+      return dtype == DType::kF32;
+    default:
+      return dtype != DType::kBool;
+  }
+}
+
 ReduceStatus Reduce(ReduceOp op, DType dtype, int64_t outer, int64_t n, int64_t inner,
-                    const void* in, void* out) {
+                    const void* in, void* out, int64_t ddof, int64_t* overflow_at) {
   if (outer <= 0 || inner <= 0) return ReduceStatus::kOk;  // no outputs
+  assert(ReduceAccepts(op, dtype));
+  if (n == 0) return ReduceNothing(op, dtype, outer * inner, out);
+  switch (op) {
+    case ReduceOp::kAny:
+    case ReduceOp::kAll: {
+      const auto* x = static_cast<const uint8_t*>(in);
+      auto* y = static_cast<uint8_t*>(out);
+      op == ReduceOp::kAll ? AnyAll<true>(outer, n, inner, x, y)
+                           : AnyAll<false>(outer, n, inner, x, y);
+      return ReduceStatus::kOk;
+    }
+    case ReduceOp::kVar:
+    case ReduceOp::kStd:
+      Var(outer, n, inner, ddof, op == ReduceOp::kStd, static_cast<const float*>(in),
+          static_cast<float*>(out));
+      return ReduceStatus::kOk;
+    case ReduceOp::kLogSumExp:
+      LogSumExp(outer, n, inner, static_cast<const float*>(in), static_cast<float*>(out));
+      return ReduceStatus::kOk;
+    case ReduceOp::kSum:
+    case ReduceOp::kProd:
+      if (dtype == DType::kI32) {
+        const auto* x = static_cast<const int32_t*>(in);
+        auto* y = static_cast<int32_t*>(out);
+        const int64_t at = op == ReduceOp::kProd ? CheckedI32<true>(outer, n, inner, x, y)
+                                                 : CheckedI32<false>(outer, n, inner, x, y);
+        if (at < 0) return ReduceStatus::kOk;
+        if (overflow_at != nullptr) *overflow_at = at;
+        return ReduceStatus::kOverflow;
+      }
+      break;
+    default:
+      break;
+  }
   switch (dtype) {
     case DType::kF32:
       return ReduceTyped<float>(op, outer, n, inner, in, out);

@@ -367,7 +367,11 @@ void CheckIntegerReductions(DType dtype) {
   for (const View& v : kViews) {
     SCOPED_TRACE(absl::StrCat("[", v.outer, ", ", v.n, ", ", v.inner, "]"));
     std::vector<T> in(v.outer * v.n * v.inner);
-    for (T& x : in) x = static_cast<T>(rng() % 8 == 0 ? rng() % 5 : rng());
+    // i32: values whose running sums stay in range (its sums are checked).
+    for (T& x : in) {
+      x = static_cast<T>(rng() % 8 == 0 ? rng() % 5 : rng());
+      if (dtype == DType::kI32) x = static_cast<T>(static_cast<int32_t>(x) / 65536);
+    }
     const int64_t outputs = v.outer * v.inner;
     std::vector<T> sum(outputs), mx(outputs), mn(outputs);
     std::vector<int32_t> arg(outputs);
@@ -402,17 +406,45 @@ void CheckIntegerReductions(DType dtype) {
 TEST(ReduceIntegers, I32MatchesNaive) { CheckIntegerReductions<int32_t>(DType::kI32); }
 TEST(ReduceIntegers, U32MatchesNaive) { CheckIntegerReductions<uint32_t>(DType::kU32); }
 
-TEST(ReduceIntegers, SumsWrap) {
-  // NumPy: np.array([2**31 - 1, 1], np.int32).sum(dtype=np.int32) == -2**31;
-  // np.array([2**32 - 1, 2], np.uint32).sum(dtype=np.uint32) == 1.
-  const int32_t i[] = {2147483647, 1};
+TEST(ReduceIntegers, I32ChecksU32Wraps) {
+  // i32: the running sum in index order must stay in range (2^31 - 1 + 1
+  // fails at element 1), even where the total would fit again.
+  const int32_t i[] = {2147483647, 1, -5};
   int32_t isum = 0;
-  ASSERT_EQ(Reduce(ReduceOp::kSum, DType::kI32, 1, 2, 1, i, &isum), ReduceStatus::kOk);
+  int64_t at = -1;
+  ASSERT_EQ(Reduce(ReduceOp::kSum, DType::kI32, 1, 3, 1, i, &isum, 0, &at),
+            ReduceStatus::kOverflow);
+  EXPECT_EQ(at, 1);
+  const int32_t fits[] = {2147483647, -1, 1};
+  ASSERT_EQ(Reduce(ReduceOp::kSum, DType::kI32, 1, 3, 1, fits, &isum), ReduceStatus::kOk);
+  EXPECT_EQ(isum, 2147483647);
+  // Along axis 0 of [[1, 2^31 - 1], [2^31 - 1, 1]]: both columns fail, at
+  // (1, 0) and (1, 1): the first in row-major order is reported.
+  const int32_t m[] = {1, 2147483647, 2147483647, 1};
+  int32_t cols[2];
+  ASSERT_EQ(Reduce(ReduceOp::kSum, DType::kI32, 1, 2, 2, m, cols, 0, &at), ReduceStatus::kOverflow);
+  EXPECT_EQ(at, 2);
+  // Products: 65536 * 32768 = 2^31 fails; -65536 * 32768 = -2^31 fits; a 0
+  // after an overflow does not undo it.
+  const int32_t p1[] = {65536, 32768};
+  ASSERT_EQ(Reduce(ReduceOp::kProd, DType::kI32, 1, 2, 1, p1, &isum, 0, &at),
+            ReduceStatus::kOverflow);
+  EXPECT_EQ(at, 1);
+  const int32_t p2[] = {-65536, 32768};
+  ASSERT_EQ(Reduce(ReduceOp::kProd, DType::kI32, 1, 2, 1, p2, &isum), ReduceStatus::kOk);
   EXPECT_EQ(isum, std::numeric_limits<int32_t>::min());
+  const int32_t p3[] = {65536, 65536, 0};
+  ASSERT_EQ(Reduce(ReduceOp::kProd, DType::kI32, 1, 3, 1, p3, &isum, 0, &at),
+            ReduceStatus::kOverflow);
+  EXPECT_EQ(at, 1);
+  // NumPy: np.array([2**32 - 1, 2], np.uint32).sum(dtype=np.uint32) == 1.
   const uint32_t u[] = {4294967295u, 2};
   uint32_t usum = 0;
   ASSERT_EQ(Reduce(ReduceOp::kSum, DType::kU32, 1, 2, 1, u, &usum), ReduceStatus::kOk);
   EXPECT_EQ(usum, 1u);
+  const uint32_t up[] = {65536, 65537, 3};
+  ASSERT_EQ(Reduce(ReduceOp::kProd, DType::kU32, 1, 3, 1, up, &usum), ReduceStatus::kOk);
+  EXPECT_EQ(usum, static_cast<uint32_t>(65536ull * 65537ull * 3ull));
   const int32_t neg[] = {-5, std::numeric_limits<int32_t>::min(), 3};
   int32_t v = 0;
   ASSERT_EQ(Reduce(ReduceOp::kMin, DType::kI32, 1, 3, 1, neg, &v), ReduceStatus::kOk);
