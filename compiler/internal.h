@@ -136,6 +136,7 @@ class FunctionCompiler {
   void Unary(const Expr& e, Dest dest);
   void IndexExpr(const Expr& e, Dest dest);
   void SliceExpr(const Expr& e, Dest dest);
+  void SubscriptExpr(const Expr& e, Dest dest);  // lower_tensor.cc
   // The builtin a site resolves to in this specialization; nullopt after an error.
   std::optional<lang::BuiltinId> Resolve(const Expr& e, const std::string& name,
                                          std::vector<int>* param_of_arg);

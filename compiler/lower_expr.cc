@@ -123,6 +123,8 @@ void FunctionCompiler::Into(const Expr& e, Dest dest) {
       return IndexExpr(e, dest);
     case Expr::Kind::kSlice:
       return SliceExpr(e, dest);
+    case Expr::Kind::kSubscript:
+      return SubscriptExpr(e, dest);
     case Expr::Kind::kWith:
       return With(e, dest);
     case Expr::Kind::kRecord:

@@ -3,12 +3,14 @@
 // (it takes the tensor's dtype, docs/language.md "Tensors"), and natives
 // (vm/natives.def, "Tensors") for everything else. Dtypes are static, so
 // they are passed as immediates, never read from the `dtype:` argument.
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 
 #include "compiler/internal.h"
 #include "vm/dtype.h"
 #include "vm/kernels/reduce.h"
+#include "vm/tensor_ops.h"
 
 namespace alea::compiler {
 
@@ -371,6 +373,9 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     case BuiltinId::kIndexTensor:
       CallNative("t_index", {reg(arg(0)), reg(arg(1))}, true, dst, at);
       return true;
+    case BuiltinId::kIndexTensorTake:
+      CallNative("t_take", {reg(arg(0)), reg(arg(1)), NativeArg::Imm(0)}, true, dst, at);
+      return true;
     case BuiltinId::kSliceTensor:
       CallNative("t_slice", {reg(arg(0)), reg(arg(1)), reg(arg(2))}, true, dst, at);
       return true;
@@ -504,6 +509,59 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
     default:
       return false;
   }
+}
+
+// `x[i, j]`, `m[:, idx]`, `x[a:b:s]`: x, then the items left to right, four
+// Ints each into one window (vm/natives.def t_subscript), the index tensor
+// in a register of its own, then one native call.
+void FunctionCompiler::SubscriptExpr(const Expr& e, Dest dest) {
+  int r = Target(dest, e.type);
+  int mark = top_;
+  std::vector<const Expr*> later;
+  for (const lang::ExprPtr& item : e.elements) later.push_back(item.get());
+  Operand x = Eval(*e.lhs, SafeToBorrow(*e.lhs, later));
+  const int words = 4 * static_cast<int>(e.elements.size());
+  const int base = AllocWindow(std::vector<bool>(words, false));
+  Operand idx{-1, false};
+  for (size_t i = 0; i < e.elements.size(); ++i) {
+    const Expr& item = *e.elements[i];
+    const int w = base + 4 * static_cast<int>(i);
+    auto part = [&](const lang::ExprPtr& p, int reg, int64_t omitted) {
+      if (p) {
+        int m = top_;
+        IntoReg(*p, reg);
+        SetTop(m);
+      } else {
+        LoadInt(reg, omitted);
+      }
+    };
+    if (item.kind == Expr::Kind::kSlice && item.lhs == nullptr) {
+      LoadInt(w, vm::SubscriptItem::kSlice);
+      part(item.rhs, w + 1, 0);
+      part(item.third, w + 2, INT64_MAX);
+      part(item.body, w + 3, 1);
+    } else if (types::Resolve(T(item.type))->kind == types::Kind::kTensor) {
+      LoadInt(w, vm::SubscriptItem::kTensor);
+      for (int k = 1; k < 4; ++k) LoadInt(w + k, 0);
+      idx = Eval(item, true);
+    } else {
+      LoadInt(w, vm::SubscriptItem::kIndex);
+      part(e.elements[i], w + 1, 0);
+      LoadInt(w + 2, 0);
+      LoadInt(w + 3, 0);
+    }
+  }
+  const int spec = Alloc(true);
+  Emit(Instr::ABC(Op::ARRAY, spec, base, static_cast<uint16_t>(words), 0), e.span);
+  CallNative("t_subscript",
+             {NativeArg::Reg(x.reg), NativeArg::Reg(spec),
+              idx.reg >= 0 ? NativeArg::Reg(idx.reg) : NativeArg::Imm(0)},
+             true, r, e.span);
+  Release(spec);
+  Free(idx);
+  Free(x);
+  Done(dest, r);
+  SetTop(mark);
 }
 
 }  // namespace alea::compiler

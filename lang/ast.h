@@ -145,26 +145,29 @@ enum class NameKind : uint8_t {
 
 struct Expr {
   enum class Kind : uint8_t {
-    kInt,     // int_value
-    kFloat,   // float_value
-    kBool,    // bool_value
-    kStr,     // str_value (escapes already decoded)
-    kUnit,    // ()
-    kName,    // name
-    kTuple,   // elements (two or more)
-    kArray,   // elements (zero or more)
-    kUnary,   // unary_op, operand
-    kBinary,  // binary_op, lhs, rhs
-    kCall,    // callee, args
-    kIndex,   // lhs[rhs]
-    kSlice,   // lhs[rhs:third]; rhs or third may be null (`x[:3]`, `x[1:]`)
-    kLambda,  // params, body
-    kIf,      // cond, then_branch, else_branch (null when there is no else)
-    kMatch,   // scrutinee (lhs), arms
-    kBlock,   // stmts, result (null when the block ends with `;` or is empty)
-    kWith,    // `with state { ... }`: lhs is the state, body the block
-    kRecord,  // `Name { f: x, g, ..base }`: name; args (name, value) as written; body the base
-    kField,   // lhs.name
+    kInt,        // int_value
+    kFloat,      // float_value
+    kBool,       // bool_value
+    kStr,        // str_value (escapes already decoded)
+    kUnit,       // ()
+    kName,       // name
+    kTuple,      // elements (two or more)
+    kArray,      // elements (zero or more)
+    kUnary,      // unary_op, operand
+    kBinary,     // binary_op, lhs, rhs
+    kCall,       // callee, args
+    kIndex,      // lhs[rhs]
+    kSlice,      // lhs[rhs:third]; rhs or third may be null (`x[:3]`, `x[1:]`). As an item
+                 // of a kSubscript: lhs null, rhs:third:body (body: the step, may be null)
+    kSubscript,  // lhs[elements] with several items or a step (`m[i, :]`, `x[::2]`); each
+                 // item an expression or a kSlice item
+    kLambda,     // params, body
+    kIf,         // cond, then_branch, else_branch (null when there is no else)
+    kMatch,      // scrutinee (lhs), arms
+    kBlock,      // stmts, result (null when the block ends with `;` or is empty)
+    kWith,       // `with state { ... }`: lhs is the state, body the block
+    kRecord,     // `Name { f: x, g, ..base }`: name; args (name, value) as written; body the base
+    kField,      // lhs.name
   };
 
   Kind kind;

@@ -171,6 +171,26 @@ void Printer::Expr(const lang::Expr& e, int indent) {
       }
       out += ']';
       break;
+    case Kind::kSubscript:
+      Operand(*e.lhs, indent);
+      out += '[';
+      for (size_t i = 0; i < e.elements.size(); ++i) {
+        if (i > 0) out += ", ";
+        const lang::Expr& item = *e.elements[i];
+        if (item.kind != Kind::kSlice || item.lhs != nullptr) {
+          Expr(item, indent);
+          continue;
+        }
+        if (item.rhs) Expr(*item.rhs, indent);
+        out += ':';
+        if (item.third) Expr(*item.third, indent);
+        if (item.body) {
+          out += ':';
+          Expr(*item.body, indent);
+        }
+      }
+      out += ']';
+      break;
     case Kind::kLambda:
       out += '|';
       Params(e.params);

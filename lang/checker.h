@@ -112,6 +112,7 @@ class Checker {
   types::Type* InferCall(Expr& e);
   types::Type* InferBlock(Expr& e);
   types::Type* InferLambda(Expr& e);
+  types::Type* InferSubscript(Expr& e);
   types::Type* InferMatch(Expr& e);
   types::Type* InferWith(Expr& e);
   // A condition (`if`, a guard) of type `t`: a Bool, or an error that says

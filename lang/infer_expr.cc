@@ -51,6 +51,8 @@ bool Complete(const Expr& e) {
       return e.lhs != nullptr;
     case Expr::Kind::kSlice:
       return e.lhs != nullptr;
+    case Expr::Kind::kSubscript:
+      return e.lhs != nullptr && all(e.elements);
     case Expr::Kind::kIf:
       return e.rhs && e.then_branch;
     case Expr::Kind::kMatch:
@@ -158,6 +160,9 @@ Type* Checker::Infer(Expr& e) {
       t = UseOverloaded("[:]", &e, e.span, {lhs, lo, hi}, {"", "", ""}, {0, 0, 0}, 0);
       break;
     }
+    case Expr::Kind::kSubscript:
+      t = InferSubscript(e);
+      break;
     case Expr::Kind::kLambda:
       t = InferLambda(e);
       break;
@@ -465,6 +470,47 @@ Type* Checker::InferWith(Expr& e) {
   ambient_ = saved_ambient;
   lambda_in_ambient_ = saved_lambda;
   return t;
+}
+
+// `x[i, j]`, `m[:, idx]`, `x[a:b:s]`: a tensor of x's dtype (its rank is a
+// run-time matter, as for every tensor). Items are Ints, slices with Int
+// bounds and step, or one i32 tensor (a gather along its axis); a bool mask
+// indexes alone, `x[mask]`, which the "[]" overloads take.
+Type* Checker::InferSubscript(Expr& e) {
+  Type* lhs = Infer(*e.lhs);
+  const Type* seen = types::Resolve(lhs);
+  if (seen->kind == Kind::kArray || seen->kind == Kind::kStr) {
+    diags_.Report(DiagId::kSubscriptNeedsTensor, e.span, types::ToString(seen));
+    return store_->Error();
+  }
+  Type* tensor =
+      store_->Tensor(Fresh("the indexed tensor's dtype", e.lhs->span),
+                     At(e.span, "indexing with several items or a step, which takes a tensor,"));
+  if (!Expect(tensor, lhs, e.lhs->span)) return store_->Error();
+  int index_tensors = 0;
+  for (ExprPtr& item : e.elements) {
+    if (item->kind == Expr::Kind::kSlice && item->lhs == nullptr) {
+      for (ExprPtr* part : {&item->rhs, &item->third, &item->body}) {
+        if (*part == nullptr) continue;
+        Expect(Prim(Kind::kInt, (*part)->span, "a slice bound or step"), Infer(**part),
+               (*part)->span);
+      }
+      continue;
+    }
+    Type* t = Infer(*item);
+    if (types::Resolve(t)->kind == Kind::kTensor) {
+      ++index_tensors;
+      Expect(store_->Tensor(store_->DTypeConst(types::DType::kI32),
+                            At(item->span,
+                               "an index tensor beside other items (a bool mask "
+                               "indexes alone, `x[mask]`)")),
+             t, item->span);
+    } else {
+      Expect(Prim(Kind::kInt, item->span, "an index"), t, item->span);
+    }
+  }
+  if (index_tensors > 1) diags_.Report(DiagId::kSubscriptTensors, e.span, index_tensors);
+  return tensor;
 }
 
 }  // namespace alea::lang

@@ -215,19 +215,44 @@ void Parser::ParseArgs(Expr& call) {
   }
 }
 
+// `x[i]` and `x[a:b]` keep their own nodes (arrays, strings and tensors
+// take them); several items or a step make a kSubscript (tensors only).
 void Parser::ParseIndex(ExprPtr& e) {
   NoRecordScope free(no_record_, nullptr);
   const Token& open = Advance();
-  ExprPtr start;
-  if (!At(TokenKind::kColon)) start = ParseExpr();
+  std::vector<ExprPtr> items;
+  bool has_step = false;
+  while (!panic_) {
+    const Span item_span = Cur().span;
+    ExprPtr start;
+    if (!At(TokenKind::kColon)) start = ParseExpr();
+    if (!panic_ && Eat(TokenKind::kColon)) {
+      ExprPtr slice = NewExpr(Expr::Kind::kSlice, item_span);
+      slice->rhs = std::move(start);
+      if (!At(TokenKind::kRBracket) && !At(TokenKind::kComma) && !At(TokenKind::kColon)) {
+        slice->third = ParseExpr();
+      }
+      if (!panic_ && Eat(TokenKind::kColon)) {
+        has_step = true;
+        if (!At(TokenKind::kRBracket) && !At(TokenKind::kComma)) slice->body = ParseExpr();
+      }
+      items.push_back(std::move(slice));
+    } else {
+      items.push_back(std::move(start));
+    }
+    if (panic_ || !Eat(TokenKind::kComma)) break;
+  }
   ExprPtr index;
-  if (!panic_ && Eat(TokenKind::kColon)) {
-    index = NewExpr(Expr::Kind::kSlice, e->span);
-    index->rhs = std::move(start);
-    if (!At(TokenKind::kRBracket)) index->third = ParseExpr();
-  } else {
+  if (items.size() == 1 && !has_step && items[0] && items[0]->kind == Expr::Kind::kSlice &&
+      items[0]->lhs == nullptr) {
+    index = std::move(items[0]);
+    index->span = e->span;
+  } else if (items.size() == 1 && !has_step) {
     index = NewExpr(Expr::Kind::kIndex, e->span);
-    index->rhs = std::move(start);
+    index->rhs = std::move(items[0]);
+  } else {
+    index = NewExpr(Expr::Kind::kSubscript, e->span);
+    index->elements = std::move(items);
   }
   index->lhs = std::move(e);
   e = std::move(index);

@@ -157,6 +157,11 @@ class UseOnceChecker {
         VisitIf(e.lhs, Look());
         VisitIf(e.rhs, Look());
         VisitIf(e.third, Look());
+        VisitIf(e.body, Look());  // a kSubscript's slice item's step
+        return;
+      case Expr::Kind::kSubscript:
+        VisitIf(e.lhs, Look());
+        for (const ExprPtr& item : e.elements) VisitIf(item, Look());
         return;
       case Expr::Kind::kLambda:
         VisitLambda(e);

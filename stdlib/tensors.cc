@@ -226,6 +226,27 @@ absl::StatusOr<Value> Native_t_slice(vm::NativeContext& ctx, const Value* args) 
   return TensorResult(ctx, cx, vm::Slice(cx, AsObject(args[0]), AsInt(args[1]), AsInt(args[2])));
 }
 
+absl::StatusOr<Value> Native_t_subscript(vm::NativeContext& ctx, const Value* args) {
+  const Object* spec = AsObject(args[1]);
+  const int64_t words = spec->length;
+  std::vector<vm::SubscriptItem> items;
+  const Object* idx = nullptr;
+  for (int64_t w = 0; w + 3 < words; w += 4) {
+    const Value* item = vm::Slots(spec) + w;
+    const int64_t kind = AsInt(item[0]);
+    if (kind == vm::SubscriptItem::kTensor) idx = AsObject(args[2]);
+    items.push_back({static_cast<vm::SubscriptItem::Kind>(kind), AsInt(item[1]), AsInt(item[2]),
+                     AsInt(item[3])});
+  }
+  TensorContext cx = ctx.tensors();
+  return TensorResult(ctx, cx, vm::Subscript(cx, AsObject(args[0]), items, idx));
+}
+
+absl::StatusOr<Value> Native_t_mask_select(vm::NativeContext& ctx, const Value* args) {
+  TensorContext cx = ctx.tensors();
+  return TensorResult(ctx, cx, vm::MaskSelect(cx, AsObject(args[0]), AsObject(args[1])));
+}
+
 absl::StatusOr<Value> Native_t_concat(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
   return TensorResult(ctx, cx, vm::Concat(cx, TensorsOf(args[0]), AsInt(args[1])));

@@ -188,6 +188,25 @@ Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi);
 // Joins tensors of one dtype along `axis` (negative counts from the end).
 Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis);
 
+// ---- Subscripts (tensor_subscript.cc) ----
+// One item of `x[...]`: an Int (start), a slice start:stop:step (an omitted
+// start is 0, stop INT64_MAX, step 1), or the index tensor.
+struct SubscriptItem {
+  enum Kind : uint8_t { kIndex, kSlice, kTensor };
+  Kind kind = kSlice;
+  int64_t start = 0, stop = INT64_MAX, step = 1;
+};
+// NumPy's x[items]: an Int removes its axis (0 <= i < size, else
+// kTakeIndex), a slice keeps it (bounds clamped as `x[a:b]`; negative:
+// kNegativeSliceBound; step <= 0: kSliceStep), axes past the items are
+// whole, and the one kTensor item (idx, i32 of any shape) replaces its axis
+// by idx's shape, as np.take. More items than axes: kSubscriptRank.
+Object* Subscript(TensorContext& cx, const Object* x, absl::Span<const SubscriptItem> items,
+                  const Object* idx);
+// x[mask]: the elements where the bool mask (x's shape, else kMaskShape)
+// is true, in index order, as a 1-d tensor.
+Object* MaskSelect(TensorContext& cx, const Object* x, const Object* mask);
+
 // ---- Indexing by a tensor, scans, sorting (tensor_take.cc, tensor_scan.cc,
 // tensor_sort.cc): NumPy's take, cumsum, argsort, sort, searchsorted ----
 // np.take(x, idx, axis): x of any dtype, idx i32 of any shape (0-d
