@@ -1,5 +1,5 @@
 """What the NumPy comparison tests share (search_numpy_test.py,
-build_numpy_test.py): awkward f32 inputs, and one Alea program that loads
+build_numpy_test.py, count_numpy_test.py): awkward f32 inputs, and one Alea program that loads
 each case's inputs from .npy files, applies its expression and saves the
 result, compared with NumPy's in shape, dtype and bytes. Import it after
 NumPy, so that a missing NumPy still skips the test."""
