@@ -20,6 +20,7 @@
 #include "vm/randstate.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
+#include "vm/thread_pool.h"
 #include "vm/vm.h"
 
 namespace alea::vm {
@@ -312,9 +313,10 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       // other partitionable draws.
       int32_t* y = ElementsOf<int32_t>(out);
       const int64_t lo = AsInt(args[1]), hi = AsInt(args[2]);
-      cx.ForRanges(static_cast<int64_t>(count), 64, 2048, [&](int, int64_t begin, int64_t end) {
-        random::RandInt(k, lo, hi, begin, end - begin, y + begin);
-      });
+      cx.ForRanges(static_cast<int64_t>(count), 64, ThreadPool::MinRange(kReferenceDrawNs),
+                   [&](int, int64_t begin, int64_t end) {
+                     random::RandInt(k, lo, hi, begin, end - begin, y + begin);
+                   });
       break;
     }
     case Op::CATEGORICAL: {
@@ -323,7 +325,8 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       const auto classes = static_cast<uint64_t>(ShapeOf(logits).back());
       const float* x = ElementsOf<float>(logits);
       int32_t* y = ElementsOf<int32_t>(out);
-      const auto min_rows = static_cast<int64_t>(std::max<uint64_t>(1, 2048 / classes));
+      const int64_t min_rows =
+          ThreadPool::MinRange(kReferenceDrawNs * static_cast<double>(classes));
       cx.ForRanges(static_cast<int64_t>(count), 1, min_rows, [&](int, int64_t begin, int64_t end) {
         random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin);
       });

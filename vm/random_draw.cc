@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "vm/random/samplers.h"
+#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
@@ -14,10 +15,6 @@ using jit::RandomKernel;
 // Ranges start on 64-element boundaries, so two threads never write one
 // cache line (bool results are bytes).
 constexpr int64_t kAlign = 64;
-// Below this many elements per thread, waking a thread costs more than it
-// saves (a JIT draw is well under a nanosecond an element).
-constexpr int64_t kMinRange = 32768;
-
 int ElementBytes(RandomKernel kind) { return kind == RandomKernel::kBernoulli ? 1 : 4; }
 
 // Elements [begin, end) on the reference sampler.
@@ -84,9 +81,7 @@ void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* 
     }
   };
   const auto n = static_cast<int64_t>(count);
-  // The reference costs 10-50 times the kernel per element, so smaller
-  // ranges already pay for a thread.
-  const int64_t min_range = fn != nullptr ? kMinRange : kMinRange / 16;
+  const int64_t min_range = ThreadPool::MinRange(fn != nullptr ? kJitDrawNs : kReferenceDrawNs);
   std::optional<jit::Jit::KernelTimer> timer;
   if (fn != nullptr) timer.emplace(*cx.jit());
   cx.ForRanges(n, kAlign, min_range, body);

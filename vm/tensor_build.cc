@@ -8,13 +8,14 @@
 #include "absl/types/span.h"
 #include "vm/kernels/linspace.h"
 #include "vm/tensor_ops.h"
+#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
 
-// Elements per range when linspace runs on threads (one double multiply and
-// add each: as cheap as an elementwise op).
-constexpr int64_t kMinLinspaceRange = 32768;
+// linspace's cost per element on one thread (a double multiply, add and
+// rounding: 0.51 ns at 65536 elements, measured as tensor_ops.cc's costs).
+constexpr double kLinspaceNs = 0.5;
 
 // Copies `count` elements of `bytes` each (memcpy's pointers must be valid
 // even for 0 bytes, and an empty tensor's data is only one past its header).
@@ -43,7 +44,7 @@ Object* Linspace(TensorContext& cx, double a, double b, int64_t n) {
   Object* out = cx.New(DType::kF32, shape);
   if (out == nullptr) return nullptr;
   float* y = ElementsOf<float>(out);
-  cx.ForRanges(n, 64, kMinLinspaceRange,
+  cx.ForRanges(n, 64, ThreadPool::MinRange(kLinspaceNs),
                [&](int, int64_t begin, int64_t end) { kernels::Linspace(a, b, n, begin, end, y); });
   return out;
 }

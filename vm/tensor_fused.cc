@@ -11,6 +11,7 @@
 
 #include "vm/jit/jit.h"
 #include "vm/tensor_ops.h"
+#include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
@@ -22,13 +23,14 @@ bool IsTensorLeaf(const FusedLeaf& leaf) {
   return leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
 }
 
-// Elements per thread below which a fused pass is not split (thread_pool.h;
-// see tensor_ops.cc for the measurements): a program of one cheap node is
-// like an elementwise op (32K); more nodes, or exp and friends, do more per
-// element, so smaller ranges pay.
+// A fused pass's cost per element on one thread, per node: `a * b + c` (two
+// nodes) costs 0.11 ns an element at 65536 (measured as tensor_ops.cc's
+// costs); exp and friends cost more, so this splits no program too soon.
+constexpr double kFusedNodeNs = 0.05;
+
 int64_t MinRange(const FusedProgram& program) {
   const int64_t nodes = std::max<int64_t>(1, static_cast<int64_t>(program.nodes.size()));
-  return std::max<int64_t>(4096, 32768 / nodes);
+  return ThreadPool::MinRange(kFusedNodeNs * static_cast<double>(nodes));
 }
 
 }  // namespace

@@ -19,8 +19,9 @@
 namespace alea::vm {
 namespace {
 
-// As tensor_ops.cc's MatMul: the smallest product worth a thread.
-constexpr int64_t kMinMatMulFlops = int64_t{1} << 13;
+// As tensor_ops.cc's MatMul: the reference's cost per multiply-add, against
+// ThreadPool::MinRange.
+constexpr double kMatMulReferenceNs = 2.0;
 
 // The products of the blocked kernels: the JIT's matmul on the VM's
 // threads, else the reference kernel on blocks of rows; the same bits.
@@ -35,7 +36,8 @@ class Products {
       ThreadPool* pool = cx_.pool();
       if (cx_.jit()->MatMulF32(m, k, n, a, b, out, pool)) return;
     }
-    const int64_t min_rows = std::max<int64_t>(1, kMinMatMulFlops / std::max<int64_t>(1, n * k));
+    const int64_t min_rows =
+        ThreadPool::MinRange(kMatMulReferenceNs * static_cast<double>(std::max<int64_t>(1, n * k)));
     cx_.ForRanges(m, 1, min_rows, [&](int, int64_t begin, int64_t end) {
       kernels::MatMul(DType::kF32, end - begin, k, n, a + begin * k, b, out + begin * n);
     });

@@ -159,23 +159,28 @@ namespace {
 
 // ---- Splitting across the VM's threads ----
 // Only where the result cannot depend on the split: independent elements,
-// whole rows, whole reduction chunks, matmul rows (thread_pool.h). The
-// minimum range sizes (per thread) come from measurements on a 2-core AMD
-// EPYC (Zen, AVX-512), 1 vs 2 threads, JIT on; a 2-range loop costs ~1 us
-// of dispatch when the workers are awake:
-//   a + b, n = 65536: 4.1 -> 2.6 us; 131072: 15.4 -> 5.0 us; 10^7: 2.7 -> 1.7 ms
-//   exp, n = 16384: 4.3 -> 2.5 us; 65536: 17.0 -> 9.0 us; 10^7: 5.7 -> 3.8 ms
-//   sum, n = 131072: 4.8 -> 3.1 us; 10^7: 649 -> 403 us
-//   reference matmul (--no-jit) 64^3: 613 -> 397 us; 1024^3: 2.85 -> 1.70 s
-// (the JIT's matmul splits itself: vm/jit/matmul.cc).
-// Cheap elementwise ops (+ - * / max min, comparisons, neg abs relu sqrt):
-// at 32K elements per range the split just starts to pay.
-constexpr int64_t kMinCheapElements = 32768;
-// exp, log, tanh, sigmoid and the other math functions: several times the
-// work per element.
-constexpr int64_t kMinMathElements = 4096;
-// The reference matmul (~1 multiply-add per ns): multiply-adds per range.
-constexpr int64_t kMinMatMulFlops = int64_t{1} << 13;
+// whole rows, whole reduction chunks, matmul rows (thread_pool.h). Each op
+// splits by its cost per element against ThreadPool::kMinRangeNs. The costs
+// are one thread's, f32 in cache (65536 elements, the sizes where the choice
+// is made), measured on a 2-vCPU Xeon (AVX-512) with `alea run --threads 1`
+// timing loops of each op with clock(), best of 5; the cheapest op of each
+// kind stands for its kind, so no op splits sooner than it should:
+//   JIT: a + b 0.09 ns, a * b + c (fused) 0.11, exp 0.28, tanh 0.54, sum 0.06
+//   reference (--no-jit): a + b 0.13, exp 13.6, tanh 19.2, sum 0.29
+// Cheap elementwise ops (+ - * / max min, comparisons, neg abs relu sqrt),
+// the JIT's or the reference's.
+constexpr double kCheapNs = 0.09;
+// exp, log, tanh, sigmoid and the other math functions on the JIT...
+constexpr double kMathJitNs = 0.28;
+// ... and on the reference kernels.
+constexpr double kMathReferenceNs = 13.0;
+// Reductions, per element read (sum, the cheapest, on the JIT and on the
+// reference).
+constexpr double kReduceJitNs = 0.06;
+constexpr double kReduceReferenceNs = 0.29;
+// The reference matmul, per multiply-add (one libm fmaf each: ~2.5 ns
+// measured at 256^3, 0.8 GFLOP/s; the JIT splits itself: vm/jit/matmul.cc).
+constexpr double kMatMulReferenceNs = 2.0;
 // Ranges of elementwise outputs start on 64-element boundaries: whole cache
 // lines of f32 and of bool outputs, so no two threads write one line.
 constexpr int64_t kElementAlign = 64;
@@ -199,8 +204,14 @@ bool IsCheap(kernels::UnaryOp op) {
 
 // The smallest range worth a thread for a binary op: the math functions
 // (atan2...) cost like the unary ones.
-int64_t MinRange(kernels::BinaryOp op) {
-  return kernels::IsF32Only(op) ? kMinMathElements : kMinCheapElements;
+int64_t MinRange(kernels::BinaryOp op, bool jit) {
+  if (!kernels::IsF32Only(op)) return ThreadPool::MinRange(kCheapNs);
+  return ThreadPool::MinRange(jit ? kMathJitNs : kMathReferenceNs);
+}
+
+int64_t MinRange(kernels::UnaryOp op, bool jit) {
+  if (IsCheap(op)) return ThreadPool::MinRange(kCheapNs);
+  return ThreadPool::MinRange(jit ? kMathJitNs : kMathReferenceNs);
 }
 
 // Where each operand of an elementwise op over n output elements comes from:
@@ -245,15 +256,17 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
     jit::CompareF32Fn fn = cx.jit()->CompareF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, kMinCheapElements, [&](int, int64_t begin, int64_t end) {
-      fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
-         reinterpret_cast<uint8_t*>(o + begin * out_bytes), end - begin);
-    });
+    cx.ForRanges(n, kElementAlign, ThreadPool::MinRange(kCheapNs),
+                 [&](int, int64_t begin, int64_t end) {
+                   fn(static_cast<const float*>(At(a, la, begin)),
+                      static_cast<const float*>(At(b, lb, begin)),
+                      reinterpret_cast<uint8_t*>(o + begin * out_bytes), end - begin);
+                 });
   } else {
     jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, MinRange(op), [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, MinRange(op, true), [&](int, int64_t begin, int64_t end) {
       fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
          reinterpret_cast<float*>(o + begin * out_bytes), end - begin);
     });
@@ -271,7 +284,7 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
                     int64_t* overflow_at) {
   const int64_t n = SizeOf(out);
   ThreadPool* pool = cx.pool();
-  if (pool == nullptr || pool->RangesFor(n, kElementAlign, MinRange(op)) < 2) return false;
+  if (pool == nullptr || pool->RangesFor(n, kElementAlign, MinRange(op, false)) < 2) return false;
   const Operand la = OperandLayout(a, n), lb = OperandLayout(b, n);
   if (la == Operand::kOther || lb == Operand::kOther) return false;
   static constexpr int64_t kOne[] = {1}, kZero[] = {0};
@@ -279,10 +292,10 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
   const absl::Span<const int64_t> sb = lb == Operand::kVector ? kOne : kZero;
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
-  const int ranges = cx.RangesFor(n, kElementAlign, MinRange(op));
+  const int ranges = cx.RangesFor(n, kElementAlign, MinRange(op, false));
   std::vector<kernels::KernelStatus> statuses(ranges, kernels::KernelStatus::kOk);
   std::vector<int64_t> stops(ranges, -1);
-  cx.ForRanges(n, kElementAlign, MinRange(op), [&](int range, int64_t begin, int64_t end) {
+  cx.ForRanges(n, kElementAlign, MinRange(op, false), [&](int range, int64_t begin, int64_t end) {
     const int64_t len[] = {end - begin};
     int64_t at = -1;
     statuses[range] =
@@ -359,7 +372,6 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
   Object* out = CanReuse(x, shape, dtype) ? x.tensor : cx.New(dtype, shape);
   if (out == nullptr) return nullptr;
   const int64_t n = SizeOf(x.tensor);
-  const int64_t min_range = IsCheap(op) ? kMinCheapElements : kMinMathElements;
   const char* in = static_cast<const char*>(DataOf(x.tensor));
   char* o = static_cast<char*>(DataOf(out));
   const int64_t bytes = ElementBytes(dtype);
@@ -367,12 +379,13 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
       cx.jit() != nullptr && dtype == DType::kF32 && n >= 2 ? cx.jit()->UnaryF32(op) : nullptr;
   if (fn != nullptr) {
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
+    cx.ForRanges(n, kElementAlign, MinRange(op, true), [&](int, int64_t begin, int64_t end) {
       fn(reinterpret_cast<const float*>(in + begin * bytes),
          reinterpret_cast<float*>(o + begin * bytes), end - begin);
     });
     return owned.Keep(out);
   }
+  const int64_t min_range = MinRange(op, false);
   if (dtype != DType::kI32) {
     cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
       kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes);
@@ -561,13 +574,15 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
   };
   // Multiply-adds of one output row (at least 1, so empty k still counts).
   const int64_t row_flops = std::max<int64_t>(1, n * k);
-  const int64_t min_rows = std::max<int64_t>(1, kMinMatMulFlops / row_flops);
+  const int64_t min_rows =
+      ThreadPool::MinRange(kMatMulReferenceNs * static_cast<double>(row_flops));
   const bool use_jit = cx.jit() != nullptr && dtype == DType::kF32 && cx.jit()->available();
   ThreadPool* pool = cx.pool() != nullptr && cx.pool()->threads() > 1 ? cx.pool() : nullptr;
   // The reference's batches are independent: split whole matrices when that
   // makes at least as many ranges as splitting each matrix's rows (the JIT
   // instead splits each large matrix).
-  const int64_t min_matrices = std::max<int64_t>(1, kMinMatMulFlops / (m * row_flops));
+  const int64_t min_matrices =
+      ThreadPool::MinRange(kMatMulReferenceNs * static_cast<double>(m * row_flops));
   const int batch_ranges = pool != nullptr ? pool->RangesFor(count, 1, min_matrices) : 0;
   std::atomic<bool> overflow{false};  // an i32 partial sum left i32
   if (!use_jit && batch_ranges >= 2 && batch_ranges >= pool->RangesFor(m, 1, min_rows)) {

@@ -232,6 +232,19 @@ Object* Sort(TensorContext& cx, const Object* x, int64_t axis);
 // sorted; both have one dtype, not bool.
 Object* SearchSorted(TensorContext& cx, const Object* sorted, const Object* values);
 
+// ---- Counting into bins (tensor_count.cc): NumPy's bincount, histogram ----
+// np.bincount(idx, weights, minlength=length): idx a 1-d i32 tensor
+// (kBinCountRank) of indices >= 0 (kBinCountNegative names the first
+// negative one), length >= 0 (kBinCountLength); the result has
+// max(length, max(idx) + 1) elements: i32 counts, or with `weights` (f32, of
+// idx's shape: kBinCountWeights; null: none) the f32 of their float64 sums.
+Object* BinCount(TensorContext& cx, const Object* idx, int64_t length, const Object* weights);
+// np.histogram(x, bins, range=(lo, hi))[0] of an f32 x of any shape as i32
+// counts (kernels/count.h: NumPy 1.24's bin of every element). bins >= 1
+// (kHistogramBins); lo and hi finite with lo < hi (kHistogramRange). More
+// than 2^31 - 1 elements (x, or idx above) is kI32CountRange.
+Object* Histogram(TensorContext& cx, const Object* x, int64_t bins, double lo, double hi);
+
 // ---- Building (tensor_build.cc): NumPy's linspace, eye, stack, roll ----
 // np.linspace(a, b, n, dtype=np.float32), bit for bit (kernels/linspace.h):
 // a 1-d f32 tensor of n elements; n < 0 is kNegativeCount.

@@ -29,12 +29,14 @@ namespace {
 
 using kernels::ReduceOp;
 
-// Reductions of rows: a pass over the data, like a cheap elementwise op
-// (long rows are split by whole chunks of 64K instead); measured with the
-// other split sizes (tensor_ops.cc). Those with an exp per element
+// Splitting across threads by cost (tensor_ops.cc has the measurements and
+// the rule, ThreadPool::MinRange): per element read, sum (the cheapest fold)
+// on the JIT and on the reference; those with an exp per element
 // (logsumexp, softmax) cost like the math functions.
-constexpr int64_t kMinReduceElements = 32768;
-constexpr int64_t kMinExpElements = 4096;
+constexpr double kReduceJitNs = 0.06;
+constexpr double kReduceReferenceNs = 0.29;
+constexpr double kExpJitNs = 0.28;
+constexpr double kExpReferenceNs = 13.0;
 
 const char* ReduceName(ReduceOp op) {
   switch (op) {
@@ -210,7 +212,10 @@ void SplitChunks(TensorContext& cx, ReduceOp op, DType dtype, const RowKernels& 
   if (k.ok) timer.emplace(*cx.jit());
   for (int64_t first = 0; first < chunks; first += kBatch) {
     const int64_t count = std::min(kBatch, chunks - first);
-    cx.pool()->ParallelFor(count, 1, 1, [&](int, int64_t begin, int64_t end) {
+    const double element_ns = k.ok ? kReduceJitNs : kReduceReferenceNs;
+    const int64_t min_chunks =
+        ThreadPool::MinRange(element_ns * static_cast<double>(kernels::kReduceChunk));
+    cx.pool()->ParallelFor(count, 1, min_chunks, [&](int, int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         const int64_t chunk = first + i;
         const int64_t start = (chunk / per_row) * n + (chunk % per_row) * kernels::kReduceChunk;
@@ -264,8 +269,11 @@ kernels::ReduceStatus RunReduce(TensorContext& cx, ReduceOp op, DType dtype, int
   }
   // Whole outputs: rows of `inner` outputs, each reading n * inner elements.
   const bool exp = op == ReduceOp::kLogSumExp;
-  const int64_t min_rows = std::max<int64_t>(
-      1, (exp ? kMinExpElements : kMinReduceElements) / std::max<int64_t>(1, n * inner));
+  // var and std read each row twice (the mean, then the deviations).
+  const double passes = op == ReduceOp::kVar || op == ReduceOp::kStd ? 2.0 : 1.0;
+  const double element_ns = passes * (exp ? (k.ok ? kExpJitNs : kExpReferenceNs)
+                                          : (k.ok ? kReduceJitNs : kReduceReferenceNs));
+  const int64_t min_rows = ThreadPool::MinRange(element_ns * static_cast<double>(n * inner));
   const int64_t bytes = ElementBytes(dtype);
   const int64_t out_bytes = op == ReduceOp::kArgmax || op == ReduceOp::kArgmin ? 4 : bytes;
   const char* in = static_cast<const char*>(x);
@@ -370,7 +378,8 @@ Object* Softmax(TensorContext& cx, const Object* x, int64_t axis) {
   const bool jitted = max != nullptr && exp_sum != nullptr;
   std::optional<jit::Jit::KernelTimer> timer;
   if (jitted) timer.emplace(*cx.jit());
-  const int64_t min_rows = std::max<int64_t>(1, kMinExpElements / (n * inner));
+  const int64_t min_rows =
+      ThreadPool::MinRange((jitted ? kExpJitNs : kExpReferenceNs) * static_cast<double>(n * inner));
   cx.ForRanges(outer, 1, min_rows, [&](int, int64_t begin, int64_t end) {
     if (!jitted) {
       kernels::Softmax(end - begin, n, inner, in + begin * n * inner, y + begin * n * inner);

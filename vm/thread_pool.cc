@@ -1,28 +1,33 @@
 // The VM's thread pool (thread_pool.h).
 //
 // One job at a time, posted by the pool's owner thread (the caller). A job is
-// a loop of R ranges; the caller and up to R - 1 workers take range indices
-// from one atomic counter until none is left. The job is published through
-// one 64-bit atomic word, `job`: a generation number and the count of
-// workers that take part (workers 0..participants-1). A worker acts on a job
-// only after reading that word, and the caller returns only once every
-// participant has said it is done, so no worker can still be inside a job
-// (or about to read its description) when the caller writes the next one:
-// the plain fields below are ordered by the word's release/acquire and by
-// `done`'s, which is what makes the pool race-free by construction (TSan
-// sees only atomics, a mutex and condition variables). Workers past the
-// participant count read the word and nothing else, so a loop of 2 ranges
-// on an 8-thread pool waits for one worker, not seven.
+// a loop of R ranges, published through one 64-bit atomic word, `job`: a
+// generation number, R, and the index of the next range to hand out. The
+// caller and every worker claim ranges by compare-and-swap on that word
+// (next + 1), run them, and count each finished range in `completed`; the
+// caller returns once all R are counted. Nobody else waits for anybody: a
+// worker that wakes too late finds no range left (or a newer generation, so
+// its swap fails) and goes back to waiting, and the caller, which takes
+// ranges too, never waits for a worker that has not claimed one. So a
+// sleeping or descheduled worker (a machine with more runnable threads than
+// cores) costs the caller nothing but the ranges it then runs itself.
 //
-// Waking: a loop over 64K floats takes 10-30 us, about what a futex wake-up
-// costs, so both sides spin first (pause, then yield: on a machine with
-// fewer cores than threads, yielding lets the thread being waited for run)
-// and only then sleep on a condition variable. Sleeping uses the usual
-// Dekker pairing: the sleeper announces itself (seq_cst) before re-checking
-// its condition under the mutex, and the waker changes the condition
-// (seq_cst) before checking for sleepers, so one of the two always sees the
-// other; a waker that sees a sleeper takes the mutex before notifying, so
-// the notification cannot fall between the sleeper's check and its wait.
+// Race-freedom by construction: the plain fields `body` and `split` are
+// written before the word is published (release) and read by a thread only
+// after its swap on that same generation succeeded (acquire); the caller
+// writes them again only after every claimed range was counted (acq_rel on
+// `completed`), and a claim is only possible while ranges are left, so no
+// thread can be reading them then. TSan sees only atomics, a mutex and
+// condition variables.
+//
+// Waking: both sides spin first (pause, then yield: on a machine with fewer
+// cores than threads, yielding lets the thread being waited for run) and only
+// then sleep on a condition variable. Sleeping uses the usual Dekker pairing:
+// the sleeper announces itself (seq_cst) before re-checking its condition
+// under the mutex, and the waker changes the condition (seq_cst) before
+// checking for sleepers, so one of the two always sees the other; a waker
+// that sees a sleeper takes the mutex before notifying, so the notification
+// cannot fall between the sleeper's check and its wait.
 #include "vm/thread_pool.h"
 
 #include <algorithm>
@@ -42,10 +47,16 @@ namespace alea::vm {
 namespace {
 
 // More threads than this would be a configuration error, not a speed-up; it
-// also bounds the participant count stored in the low bits of the job word.
+// also bounds the range count and index stored in the job word.
 constexpr int kMaxThreads = 1024;
-constexpr int kParticipantBits = 16;
-constexpr uint64_t kParticipantMask = (uint64_t{1} << kParticipantBits) - 1;
+// The job word: generation << 24 | ranges << 12 | next range.
+constexpr int kCountBits = 12;
+constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
+constexpr int kGenerationShift = 2 * kCountBits;
+
+int NextOf(uint64_t job) { return static_cast<int>(job & kCountMask); }
+int RangesOf(uint64_t job) { return static_cast<int>((job >> kCountBits) & kCountMask); }
+uint64_t GenerationOf(uint64_t job) { return job >> kGenerationShift; }
 
 // Spin budget before sleeping: ~kPauseSpins pause instructions (a few tens of
 // microseconds), then a few yields.
@@ -106,17 +117,15 @@ struct ThreadPool::Workers {
     std::atomic<bool> stop{false};
   };
 
-  // The job: generation << kParticipantBits | participants.
   std::atomic<uint64_t> job{0};
-  // Written by the caller before `job` is published, read by participants.
+  // Written by the caller before `job` is published; read after a claim.
   const absl::FunctionRef<void(int, int64_t, int64_t)>* body = nullptr;
   Split split{};
-  std::atomic<int> next{0};  // the next range index to hand out
-  std::atomic<int> done{0};  // participants finished with the current job
+  std::atomic<int> completed{0};  // ranges of the current job finished
 
   std::mutex mu;
   std::condition_variable job_cv;   // workers sleep here for a job (or stop)
-  std::condition_variable done_cv;  // the caller sleeps here for `done`
+  std::condition_variable done_cv;  // the caller sleeps here for `completed`
   std::atomic<int> sleeping_workers{0};
   std::atomic<bool> caller_sleeping{false};
   // Whether a job is running: a ParallelFor from inside a body (on any
@@ -125,27 +134,43 @@ struct ThreadPool::Workers {
 
   std::vector<std::unique_ptr<Worker>> workers;
 
-  // Runs ranges of the current job until none is left.
-  void TakeRanges() {
-    const Split s = split;
-    for (int r = next.fetch_add(1, std::memory_order_relaxed); r < s.ranges;
-         r = next.fetch_add(1, std::memory_order_relaxed)) {
-      (*body)(r, s.Begin(r), s.Begin(r + 1));
+  // Claims and runs ranges of the job whose word was `seen` until none is
+  // left or a newer job replaced it. Nothing of the job is read before a
+  // claim succeeds, and nothing after the range's count is added.
+  void TakeRanges(uint64_t seen) {
+    const uint64_t generation = GenerationOf(seen);
+    uint64_t w = seen;
+    while (GenerationOf(w) == generation && NextOf(w) < RangesOf(w)) {
+      if (!job.compare_exchange_weak(w, w + 1, std::memory_order_acquire,
+                                     std::memory_order_acquire)) {
+        continue;  // w is the current word: another claim, or a new job
+      }
+      const int r = NextOf(w);
+      const int ranges = RangesOf(w);
+      (*body)(r, split.Begin(r), split.Begin(r + 1));
+      // The last range counted wakes the caller if it sleeps (it may be
+      // the caller itself, which then does not sleep).
+      if (completed.fetch_add(1, std::memory_order_seq_cst) + 1 == ranges &&
+          caller_sleeping.load(std::memory_order_seq_cst)) {
+        std::lock_guard<std::mutex> lock(mu);
+        done_cv.notify_one();
+      }
+      w = job.load(std::memory_order_acquire);
     }
   }
 
   // `seen`: the job word when the worker was created (on the caller's
-  // thread, between jobs): any later word is a job for it.
-  void WorkerLoop(int index, Worker* self, uint64_t seen) {
+  // thread, between jobs): a later generation is a job for it.
+  void WorkerLoop(Worker* self, uint64_t seen) {
     for (;;) {
       auto changed = [&] {
-        return job.load(std::memory_order_acquire) != seen ||
+        return GenerationOf(job.load(std::memory_order_acquire)) != GenerationOf(seen) ||
                self->stop.load(std::memory_order_relaxed);
       };
       if (!SpinUntil(changed)) {
         std::unique_lock<std::mutex> lock(mu);
         sleeping_workers.fetch_add(1, std::memory_order_seq_cst);
-        while (job.load(std::memory_order_seq_cst) == seen &&
+        while (GenerationOf(job.load(std::memory_order_seq_cst)) == GenerationOf(seen) &&
                !self->stop.load(std::memory_order_seq_cst)) {
           job_cv.wait(lock);
         }
@@ -153,15 +178,7 @@ struct ThreadPool::Workers {
       }
       if (self->stop.load(std::memory_order_acquire)) return;
       seen = job.load(std::memory_order_acquire);
-      const int participants = static_cast<int>(seen & kParticipantMask);
-      if (index >= participants) continue;
-      TakeRanges();
-      // The last participant to finish wakes the caller if it sleeps.
-      if (done.fetch_add(1, std::memory_order_seq_cst) + 1 == participants &&
-          caller_sleeping.load(std::memory_order_seq_cst)) {
-        std::lock_guard<std::mutex> lock(mu);
-        done_cv.notify_one();
-      }
+      TakeRanges(seen);
     }
   }
 
@@ -170,9 +187,8 @@ struct ThreadPool::Workers {
     while (static_cast<int>(workers.size()) < count) {
       auto w = std::make_unique<Worker>();
       Worker* self = w.get();
-      const int index = static_cast<int>(workers.size());
       const uint64_t seen = job.load(std::memory_order_relaxed);
-      w->thread = std::thread([this, index, self, seen] { WorkerLoop(index, self, seen); });
+      w->thread = std::thread([this, self, seen] { WorkerLoop(self, seen); });
       workers.push_back(std::move(w));
     }
   }
@@ -194,24 +210,25 @@ struct ThreadPool::Workers {
   }
 
   void Run(const absl::FunctionRef<void(int, int64_t, int64_t)>& f, const Split& s) {
-    const int participants = std::min(s.ranges - 1, static_cast<int>(workers.size()));
     body = &f;
     split = s;
-    next.store(0, std::memory_order_relaxed);
-    done.store(0, std::memory_order_relaxed);
-    const uint64_t generation = (job.load(std::memory_order_relaxed) >> kParticipantBits) + 1;
-    job.store(generation << kParticipantBits | static_cast<uint64_t>(participants),
-              std::memory_order_seq_cst);
-    if (sleeping_workers.load(std::memory_order_seq_cst) > 0) {
+    completed.store(0, std::memory_order_relaxed);
+    const uint64_t generation = GenerationOf(job.load(std::memory_order_relaxed)) + 1;
+    const uint64_t word = generation << kGenerationShift | static_cast<uint64_t>(s.ranges)
+                                                               << kCountBits;
+    job.store(word, std::memory_order_seq_cst);
+    // Wake at most as many sleepers as there are ranges for them.
+    const int sleepers = sleeping_workers.load(std::memory_order_seq_cst);
+    if (sleepers > 0) {
       std::lock_guard<std::mutex> lock(mu);
-      job_cv.notify_all();
+      for (int i = 0; i < std::min(sleepers, s.ranges - 1); ++i) job_cv.notify_one();
     }
-    TakeRanges();
-    auto finished = [&] { return done.load(std::memory_order_acquire) == participants; };
+    TakeRanges(word);
+    auto finished = [&] { return completed.load(std::memory_order_acquire) == s.ranges; };
     if (!SpinUntil(finished)) {
       std::unique_lock<std::mutex> lock(mu);
       caller_sleeping.store(true, std::memory_order_seq_cst);
-      while (done.load(std::memory_order_seq_cst) != participants) done_cv.wait(lock);
+      while (completed.load(std::memory_order_seq_cst) != s.ranges) done_cv.wait(lock);
       caller_sleeping.store(false, std::memory_order_relaxed);
     }
     body = nullptr;

@@ -53,6 +53,30 @@ class ThreadPool {
   // space or partial results.
   int RangesFor(int64_t n, int64_t align, int64_t min_range) const;
 
+  // When splitting pays (docs/decisions.md "Random kernels and threads"): a
+  // range must hold several times the work that handing it to another
+  // thread costs. kHandOffNs is that cost, from post to the worker running
+  // its range, as bench/tensor/pool_handoff_bench and a 2-range loop timed
+  // with the worker's share counted showed on the 2-vCPU Xeon VM this was
+  // tuned on (best of 10 repetitions): a worker still spinning from the last
+  // loop adds ~1 us when both vCPUs are free, but with ranges of 3.9 us it
+  // claimed almost none (the caller had finished both first) and with ranges
+  // of 7.8 us it started ~4.5 us late; waking a sleeping worker (a futex)
+  // costs the caller ~1-3 us. So 5 us.
+  static constexpr double kHandOffNs = 5000;
+  // Each range holds at least this many ns of one thread's work, so that the
+  // hand-off costs at most a quarter of the time a split saves; a worker
+  // that is late or off its core costs the caller only the ranges it then
+  // runs itself (thread_pool.cc).
+  static constexpr double kMinRangeNs = 4 * kHandOffNs;
+  // The `min_range` for ParallelFor over items that each cost `ns_per_item`
+  // of one thread's time (the callers' constants say how they were
+  // measured): at least 1.
+  static constexpr int64_t MinRange(double ns_per_item) {
+    const double items = kMinRangeNs / ns_per_item;
+    return items < 1 ? 1 : static_cast<int64_t>(items + 0.999999);
+  }
+
  private:
   struct Workers;  // threads, the job being run, and their synchronisation
   int threads_;

@@ -1,5 +1,6 @@
 """What the NumPy comparison tests share (search_numpy_test.py,
-build_numpy_test.py, linalg_numpy_test.py): awkward f32 inputs, and one
+build_numpy_test.py, linalg_numpy_test.py, reduce_numpy_test.py,
+count_numpy_test.py, index_numpy_test.py): awkward f32 inputs, and one
 Alea program that loads each case's inputs from .npy files, applies its
 expression and saves the result, compared with NumPy's (by default in
 shape, dtype and bytes). Import it after NumPy, so that a missing NumPy

@@ -237,10 +237,14 @@ constexpr UnaryOp kF32Unary[] = {UnaryOp::kNeg, UnaryOp::kAbs, UnaryOp::kSqrt, U
 
 // Whether a unary op over n elements is split (tensor_ops.cc: ranges of at
 // least 32K elements for cheap ops, 4K for exp, log, tanh and sigmoid).
-bool UnarySplits(UnaryOp op, int64_t n) {
+// Whether a unary op on n elements splits: vm/tensor_ops.cc's costs per
+// element (cheap ops 0.09 ns; math functions 0.28 on the JIT, 13 on the
+// reference) against ThreadPool::MinRange.
+bool UnarySplits(UnaryOp op, int64_t n, bool jit) {
   const bool math =
       op == UnaryOp::kExp || op == UnaryOp::kLog || op == UnaryOp::kTanh || op == UnaryOp::kSigmoid;
-  return ThreadPool(2).RangesFor(n, 64, math ? 4096 : 32768) > 1;
+  const double ns = !math ? 0.09 : jit ? 0.28 : 13.0;
+  return ThreadPool(2).RangesFor(n, 64, ThreadPool::MinRange(ns)) > 1;
 }
 
 TEST_P(TensorThreads, ElementwiseF32) {
@@ -250,8 +254,8 @@ TEST_P(TensorThreads, ElementwiseF32) {
     Dims a, b;
     bool splits;
   };
-  const Case cases[] = {{{200003}, {200003}, true}, {{3, 70001}, {1}, true},
-                        {{}, {2, 100003}, true},    {{400, 501}, {501}, false},
+  const Case cases[] = {{{600011}, {600011}, true}, {{3, 200003}, {1}, true},
+                        {{}, {2, 300007}, true},    {{400, 501}, {501}, false},
                         {{1000}, {1000}, false},    {{1}, {1}, false}};
   uint32_t seed = 1;
   for (const Case& c : cases) {
@@ -271,7 +275,7 @@ TEST_P(TensorThreads, ElementwiseF32) {
           [&](TensorContext& cx) {
             return Unary(cx, op, {a, false});
           },
-          UnarySplits(op, SizeOf(a)));
+          UnarySplits(op, SizeOf(a), jit() != nullptr));
     }
     heap_.Release(a);
     heap_.Release(b);
@@ -281,8 +285,8 @@ TEST_P(TensorThreads, ElementwiseF32) {
 TEST_P(TensorThreads, ChainsInPlace) {
   // tanh(exp(-(a * b + c)) / a) >= 0.5, with every intermediate owned (so
   // each op writes over its operand).
-  Object* a = F32({300001}, 11);
-  Object* b = F32({300001}, 12);
+  Object* a = F32({900001}, 11);
+  Object* b = F32({900001}, 12);
   Object* c = F32({}, 13);
   ExpectSameOnEveryPool(
       "chain",
@@ -308,8 +312,8 @@ TEST_P(TensorThreads, IntegerOps) {
                           BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin,
                           BinaryOp::kEq,  BinaryOp::kLt,  BinaryOp::kGe};
   for (DType dtype : {DType::kI32, DType::kU32}) {
-    Object* a = Int(dtype, {250007}, 21);
-    Object* b = Int(dtype, {250007}, 22, /*zeros=*/false);
+    Object* a = Int(dtype, {600011}, 21);
+    Object* b = Int(dtype, {600011}, 22, /*zeros=*/false);
     Object* s = Int(dtype, {1}, 23, false);
     for (BinaryOp op : ops) {
       ExpectSameOnEveryPool(
@@ -333,7 +337,7 @@ TEST_P(TensorThreads, IntegerOps) {
         true);
     // Division by zero in the last range (and, separately, the first),
     // borrowed and in place: an error on every pool.
-    for (int64_t at : {int64_t{250006}, int64_t{5}}) {
+    for (int64_t at : {int64_t{600010}, int64_t{5}}) {
       Object* z = Copy(b);
       ElementsOf<uint32_t>(z)[at] = 0;
       ExpectSameOnEveryPool(
@@ -375,7 +379,8 @@ TEST_P(TensorThreads, ReductionsOfOneRow) {
   const ReduceOp ops[] = {
       ReduceOp::kSum,  ReduceOp::kMean,   ReduceOp::kMax,       ReduceOp::kMin, ReduceOp::kArgmax,
       ReduceOp::kProd, ReduceOp::kArgmin, ReduceOp::kLogSumExp, ReduceOp::kVar, ReduceOp::kStd};
-  const int64_t sizes[] = {1, kChunk - 1, kChunk, kChunk + 1, 5 * kChunk + 3};
+  // 13 chunks: the JIT's sum splits from 12 (ThreadPool::MinRange).
+  const int64_t sizes[] = {1, kChunk - 1, kChunk, kChunk + 1, 12 * kChunk + 3};
   uint32_t seed = 100;
   for (int64_t n : sizes) {
     // Plain values; NaNs only in later chunks, with different payloads (the
@@ -404,7 +409,7 @@ TEST_P(TensorThreads, ReductionsOfOneRow) {
         ExpectSameOnEveryPool(
             absl::StrCat(name, " n=", n, " op=", static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
-            n > kChunk && SplitsByChunks(op, DType::kF32));
+            n > 12 * kChunk && SplitsByChunks(op, DType::kF32));
       }
       heap_.Release(x);
     }
@@ -415,7 +420,7 @@ TEST_P(TensorThreads, ReductionsOfOneRow) {
         ExpectSameOnEveryPool(
             absl::StrCat(DTypeName(dtype), " n=", n, " op=", static_cast<int>(op)),
             [&](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
-            n > kChunk && SplitsByChunks(op, dtype));
+            n > 12 * kChunk && SplitsByChunks(op, dtype));
       }
       heap_.Release(x);
     }
@@ -429,12 +434,12 @@ TEST_P(TensorThreads, ReductionsAlongAxes) {
     bool splits;
   };
   const Case cases[] = {
-      {{3, 2 * kChunk + 5}, 1, true},  // few long rows: split by chunks
-      {{2, kChunk + 1}, -1, true},     // each row two chunks
-      {{64, 1000}, 1, true},           // many rows
-      {{1000, 64}, 0, false},          // one output row of 64 (not split)
-      {{40, 300, 40}, 1, true},        // a middle axis: rows of 40 outputs
-      {{4, 5}, 1, false},              // tiny
+      {{3, 4 * kChunk + 5}, 1, true},   // few long rows: split by chunks
+      {{2, 6 * kChunk + 1}, -1, true},  // each row seven chunks
+      {{1000, 1000}, 1, true},          // many rows
+      {{1000, 64}, 0, false},           // one output row of 64 (not split)
+      {{40, 300, 40}, 1, true},         // a middle axis: rows of 40 outputs
+      {{4, 5}, 1, false},               // tiny
   };
   uint32_t seed = 300;
   for (const Case& c : cases) {
@@ -518,7 +523,7 @@ TEST_P(TensorThreads, ReductionsOfEmptyTensors) {
 
 TEST_P(TensorThreads, MatMul) {
   // Whether the JIT (f32) and the reference kernel split each product: the
-  // JIT splits rows or columns of one product of >= 2^18 multiply-adds, the
+  // JIT splits rows or columns of one product of >= 2 * 10^6 multiply-adds, the
   // reference rows (so not 1 x k) or whole products of a batch.
   struct Case {
     Dims x, y;
@@ -527,12 +532,12 @@ TEST_P(TensorThreads, MatMul) {
   const Case cases[] = {
       {{131, 257}, {257, 259}, true, true},           // odd, every edge
       {{300, 301}, {301, 302}, true, true},           //
-      {{1, 700}, {700, 900}, true, false},            // 1 x k: columns only
-      {{900, 700}, {700, 1}, true, true},             // k x 1
-      {{700}, {700, 600}, true, false},               // a vector
+      {{1, 2000}, {2000, 1200}, true, false},         // 1 x k: columns only
+      {{3000, 700}, {700, 1}, true, true},            // k x 1
+      {{2000}, {2000, 1200}, true, false},            // a vector
       {{6, 20}, {20, 7}, false, false},               // small
       {{5, 0}, {0, 7}, false, false},                 // empty k
-      {{4, 100, 120}, {120, 90}, true, true},         // batched
+      {{4, 200, 240}, {240, 180}, true, true},        // batched
       {{3, 1, 50, 60}, {1, 4, 60, 70}, false, true},  // broadcast batches of small products
   };
   uint32_t seed = 500;
@@ -595,7 +600,7 @@ TEST_P(TensorThreads, Fused) {
   const Case cases[] = {
       {{200003}, {200003}, {200003}, true},    // full leaves
       {{300, 1001}, {1001}, {1, 1001}, true},  // rows
-      {{3000, 7}, {3000, 7}, {7}, true},       // short rows
+      {{30000, 7}, {30000, 7}, {7}, true},     // short rows
       {{100}, {100}, {}, false},               // small
   };
   uint32_t seed = 700;

@@ -212,12 +212,11 @@ void PackB(const float* b, int64_t ldb, int64_t cols, int64_t kc, int nr, float*
   }
 }
 
-// Multiply-adds a range must have to be worth a thread (2^17 take ~1-2 us
-// on one core here; a 2-range loop costs ~1 us of dispatch). Measured on a
-// 2-core AMD EPYC (AVX-512 path), 1 vs 2 threads: 48^3 (not split) 2.5 us;
-// 64^3 4.3 -> 3.5 us; 128^3 25.6 -> 16.1 us; 256^3 185 -> 108 us;
-// 512^3 1.35 -> 0.74 ms; 1024^3 10.5 -> 5.5 ms.
-constexpr int64_t kMinRangeFlops = int64_t{1} << 17;
+// Multiply-adds a range must have to be worth a thread
+// (ThreadPool::kMinRangeNs of work): the AVX-512 kernel does ~0.02 ns per
+// multiply-add on one thread at 64^3-256^3 here (2-vCPU Xeon; 64^3 in
+// ~5 us), so about 10^6 of them, and a 128^3 product splits in two at most.
+constexpr int64_t kMinRangeFlops = ThreadPool::MinRange(0.02);
 
 // One product and its blocking, for the loops below.
 struct Product {

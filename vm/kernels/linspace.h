@@ -20,6 +20,9 @@ namespace alea::vm::kernels {
 // Writes out[begin..end) of linspace(a, b, n) (0 <= begin <= end <= n):
 // each element depends only on its index, so ranges may run on threads.
 void Linspace(double a, double b, int64_t n, int64_t begin, int64_t end, float* out);
+// The same in float64 (np.linspace(a, b, n) itself: the last rounding left
+// out), for histogram's float64 edges (kernels/count.h).
+void Linspace(double a, double b, int64_t n, int64_t begin, int64_t end, double* out);
 
 }  // namespace alea::vm::kernels
 
