@@ -18,6 +18,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -177,8 +178,11 @@ class FunctionCompiler {
   // by move (and then reuse a uniquely owned one in place).
   static bool ConsumesTensorOperands(lang::BuiltinId id);
   // Whether the builtin's native owns its first argument (push, set,
-  // append): a last use moved there lets it update a unique array in place.
+  // append, add_at): a last use moved there lets it update a unique array or
+  // tensor in place.
   static bool OwnsFirstOperand(lang::BuiltinId id);
+  // Whether vm/natives.def declares the native ALEA_NATIVE_OWNING.
+  static bool NativeOwnsFirst(std::string_view native);
   // The fused-program node (op, unary or not) of an elementwise builtin that
   // computes a tensor of its operands' dtype (not a comparison).
   static std::optional<vm::FusedNode> ElementwiseNode(lang::BuiltinId id);

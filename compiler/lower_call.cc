@@ -30,8 +30,9 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
-// vm/natives.def's ALEA_NATIVE_OWNING entries.
-bool NativeOwnsFirst(std::string_view name) {
+}  // namespace
+
+bool FunctionCompiler::NativeOwnsFirst(std::string_view name) {
   static constexpr std::string_view kOwning[] = {
 #define ALEA_NATIVE(name, arity, semantics)
 #define ALEA_NATIVE_OWNING(name, arity, semantics) #name,
@@ -44,8 +45,6 @@ bool NativeOwnsFirst(std::string_view name) {
   }
   return false;
 }
-
-}  // namespace
 
 std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::string& name,
                                                    std::vector<int>* param_of_arg) {
@@ -601,7 +600,10 @@ int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,
 }
 
 bool FunctionCompiler::OwnsFirstOperand(BuiltinId id) {
-  return id == BuiltinId::kAppend || id == BuiltinId::kPush || id == BuiltinId::kSet;
+  // Every overload of these: arrays' and tensors' (`set`, `add_at` of a tensor update it in
+  // place when they hold it once).
+  const std::string_view name = lang::GetBuiltin(id).name;
+  return name == "append" || name == "push" || name == "set" || name == "add_at";
 }
 
 void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,

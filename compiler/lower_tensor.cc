@@ -3,9 +3,11 @@
 // (it takes the tensor's dtype, docs/language.md "Tensors"), and natives
 // (vm/natives.def, "Tensors") for everything else. Dtypes are static, so
 // they are passed as immediates, never read from the `dtype:` argument.
+#include <cassert>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "compiler/internal.h"
 #include "vm/dtype.h"
@@ -175,6 +177,49 @@ bool TensorDataGives(const Type* data, vm::DType dtype) {
   // lang's and vm's dtype enums list f32 i32 u32 bool in the same order.
   return lang::TensorDataDType(data, &scalar_dtype) == lang::Tri::kYes &&
          static_cast<vm::DType>(scalar_dtype) == dtype;
+}
+
+// The `set`/`add_at` overloads whose v is a scalar: the overload with a
+// tensor v, whose native they call on the scalar as a 0-d tensor of x's dtype.
+struct ScalarUpdate {
+  BuiltinId tensor_form;
+  bool is_float;
+};
+
+std::optional<ScalarUpdate> ScalarUpdateOf(BuiltinId id) {
+  switch (id) {
+#define ALEA_SCALAR_UPDATES(Op, Form)                   \
+  case BuiltinId::k##Op##Form##Int:                     \
+    return ScalarUpdate{BuiltinId::k##Op##Form, false}; \
+  case BuiltinId::k##Op##Form##Float:                   \
+    return ScalarUpdate{BuiltinId::k##Op##Form, true};
+#define ALEA_SCALAR_UPDATE_FORMS(Op) \
+  ALEA_SCALAR_UPDATES(Op, Int)       \
+  ALEA_SCALAR_UPDATES(Op, Tuple2)    \
+  ALEA_SCALAR_UPDATES(Op, Tuple3)    \
+  ALEA_SCALAR_UPDATES(Op, Tuple4)    \
+  ALEA_SCALAR_UPDATES(Op, Take)      \
+  ALEA_SCALAR_UPDATES(Op, Mask)
+    ALEA_SCALAR_UPDATE_FORMS(Set)
+    ALEA_SCALAR_UPDATE_FORMS(AddAt)
+#undef ALEA_SCALAR_UPDATE_FORMS
+#undef ALEA_SCALAR_UPDATES
+    // A Bool is its register's 0 or 1, as an Int.
+    case BuiltinId::kSetIntBool:
+      return ScalarUpdate{BuiltinId::kSetInt, false};
+    case BuiltinId::kSetTuple2Bool:
+      return ScalarUpdate{BuiltinId::kSetTuple2, false};
+    case BuiltinId::kSetTuple3Bool:
+      return ScalarUpdate{BuiltinId::kSetTuple3, false};
+    case BuiltinId::kSetTuple4Bool:
+      return ScalarUpdate{BuiltinId::kSetTuple4, false};
+    case BuiltinId::kSetTakeBool:
+      return ScalarUpdate{BuiltinId::kSetTake, false};
+    case BuiltinId::kSetMaskBool:
+      return ScalarUpdate{BuiltinId::kSetMask, false};
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -507,8 +552,27 @@ bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,
       return true;
     }
     default:
-      return false;
+      break;
   }
+
+  if (std::optional<ScalarUpdate> update = ScalarUpdateOf(id)) {
+    // x (parameter 0) moves into the owning native when it is ours, as the
+    // tensor form's call would (OwnsFirstOperand); v is parameter 2.
+    const std::string native(lang::GetBuiltin(update->tensor_form).native);
+    assert(OwnsFirstOperand(id) && NativeOwnsFirst(native));
+    int value = scalar(arg(2), StaticDType(site->args[0]), update->is_float);
+    std::vector<NativeArg> native_args = {reg(arg(0)), reg(arg(1)), reg(value)};
+    if (arg(3) >= 0) native_args.push_back(reg(arg(3)));
+    if (owned & 1) {
+      native_args[0].moved = true;
+      if (consumed != nullptr) *consumed |= 1;
+    }
+    CallNative(native.c_str(), native_args, true, dst, at);
+    Release(value);
+    SetTop(mark);
+    return true;
+  }
+  return false;
 }
 
 // `x[i, j]`, `m[:, idx]`, `x[a:b:s]`: x, then the items left to right, four

@@ -51,11 +51,6 @@ bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Sh
   return true;
 }
 
-namespace {
-
-// The strides (in elements) of a contiguous tensor of `shape` seen in an index
-// space of rank `out_rank` it broadcasts to: 0 along its size-1 axes and the
-// leading axes it lacks, so every index there reads the same element.
 Shape BroadcastStrides(absl::Span<const int64_t> shape, size_t out_rank) {
   Shape strides(out_rank, 0);
   const size_t offset = out_rank - shape.size();
@@ -66,6 +61,8 @@ Shape BroadcastStrides(absl::Span<const int64_t> shape, size_t out_rank) {
   }
   return strides;
 }
+
+namespace {
 
 // Whether an operation may write a result of `shape` and `dtype` over this
 // operand: its only reference is ours, and the buffer has exactly the

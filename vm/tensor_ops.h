@@ -24,6 +24,7 @@
 #include "vm/heap.h"
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
+#include "vm/kernels/scatter.h"
 #include "vm/runtime_error.h"
 #include "vm/tensor.h"
 #include "vm/value.h"
@@ -103,6 +104,10 @@ Shape ShapeFromIntArray(Value array);
 // NumPy's rule over any number of shapes: aligned from the right, each
 // dimension equal or 1. A 1 against a 0 gives 0 (the 1 is the broadcast one).
 bool BroadcastShapes(std::initializer_list<absl::Span<const int64_t>> shapes, Shape* out);
+// The strides (in elements) of a contiguous tensor of `shape` read in an
+// index space of rank `out_rank` it broadcasts to (0 along its size-1 axes
+// and the leading axes it lacks): a kernels::Strided operand's.
+Shape BroadcastStrides(absl::Span<const int64_t> shape, size_t out_rank);
 // A tensor viewed around one axis as [outer, n, inner] (the kernels' view).
 struct AxisView {
   int64_t axis;  // from 0
@@ -244,6 +249,31 @@ Object* BinCount(TensorContext& cx, const Object* idx, int64_t length, const Obj
 // (kHistogramBins); lo and hi finite with lo < hi (kHistogramRange). More
 // than 2^31 - 1 elements (x, or idx above) is kI32CountRange.
 Object* Histogram(TensorContext& cx, const Object* x, int64_t bins, double lo, double hi);
+// ---- Functional updates (tensor_scatter.cc): set and add_at ----
+// x with the elements an index selects replaced by v (kSet) or with v added
+// (kAdd), in kernels/scatter.h's order: repeated indices take effect in index
+// order (the last `set` stays; `add_at` accumulates, as np.add.at). v has
+// x's dtype (bool: kSet only) and broadcasts to the indexed shape, the shape
+// of `x[index]` (kUpdateValueShape). An index outside [0, size) is
+// kTakeIndex (negative ones too), even when the indexed shape is empty; an
+// i32 sum out of range is kTensorOverflow naming the element of x (u32
+// wraps). x is consumed: the result is x itself when its only reference was
+// ours (IsReusable), else an updated copy.
+// x[.., i, ..] with `i` along `axis`: the indexed shape is x's without it.
+Object* UpdateAt(TensorContext& cx, kernels::ScatterOp op, Owned x, int64_t i, int64_t axis,
+                 const Object* v);
+// x[i0, ..., ik-1], one Int per leading axis (k <= rank, else
+// kUpdateTooManyIndices): the indexed shape is x's after those k axes.
+Object* UpdateTuple(TensorContext& cx, kernels::ScatterOp op, Owned x,
+                    absl::Span<const int64_t> index, const Object* v);
+// The i32 positions `idx` (any shape) along `axis`, as NumPy's x[idx] or
+// x[:, idx]: the indexed shape is take(x, idx, axis)'s.
+Object* UpdateTake(TensorContext& cx, kernels::ScatterOp op, Owned x, const Object* idx,
+                   int64_t axis, const Object* v);
+// x[mask] with a bool mask of x's shape (else kUpdateMaskShape): the indexed
+// shape is (the number of true elements,), taken in row-major order.
+Object* UpdateMask(TensorContext& cx, kernels::ScatterOp op, Owned x, const Object* mask,
+                   const Object* v);
 
 // ---- Building (tensor_build.cc): NumPy's linspace, eye, stack, roll ----
 // np.linspace(a, b, n, dtype=np.float32), bit for bit (kernels/linspace.h):

@@ -209,6 +209,30 @@ if [[ -z $pushes || $pushes -gt 100 ]]; then
   echo "FAIL: 10^6 pushes made '$pushes' allocations (in place, a few dozen)"
   failures=$((failures + 1))
 fi
+# set and add_at update a tensor held once in place (docs/decisions.md
+# "Tensors", functional updates): 1000 steps of a state tensor's updates
+# make exactly the allocations 10 steps make.
+updates() {
+  printf '%s\n' \
+    'fn walk(x: Tensor, idx: Tensor(i32), i: Int, n: Int) -> Tensor =' \
+    '  if i == n { x } else {' \
+    '    let x = set(x, i % 100, float(i));' \
+    '    let x = add_at(x, idx, 0.5);' \
+    '    let x = add_at(x, (i * 7) % 100, 1.5);' \
+    '    let x = set(x, x > 1000.0, 0.0);' \
+    '    walk(x, idx, i + 1, n)' \
+    '  }' \
+    "fn main() = print(item(sum(walk(zeros([100, 2]), tensor([3, 3, 50]), 0, $1))))" \
+    >"$tmp/updates$1.alea"
+  "$alea" run --stats "$tmp/updates$1.alea" 2>&1 >/dev/null |
+    sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'
+}
+few=$(updates 10)
+many=$(updates 1000)
+if [[ -z $few || $few != "$many" ]]; then
+  echo "FAIL: set/add_at of a tensor held once allocate per step: 10 steps: $few; 1000: $many"
+  failures=$((failures + 1))
+fi
 # Writes are atomic: a write that fails at the rename (the target is a
 # directory) leaves the target as it was and no temporary file behind.
 mkdir -p "$tmp/atomic/target.txt"
