@@ -5,6 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>  // madvise
+#endif
+
 #include "vm/randstate.h"
 #include "vm/tensor.h"
 
@@ -231,6 +235,28 @@ Object* Heap::NewTensorAt(uint32_t site, DType dtype, absl::Span<const int64_t> 
   return o;
 }
 
+namespace {
+
+// A tensor's block. Large ones are 2 MiB-aligned and asked for transparent
+// huge pages (Linux, where THP is in `madvise` mode): a pass over a 40 MB
+// tensor then takes 20 page faults instead of 10^4, and a random gather
+// from it misses the TLB far less often (a 4 KiB-page walk per element
+// otherwise). Results do not depend on it.
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+constexpr uint64_t kHugeFrom = 2 * kHugePage;
+
+void* AllocateTensorBlock(uint64_t bytes) {
+  if (bytes < kHugeFrom) return std::aligned_alloc(kTensorAlign, bytes);
+  const uint64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* block = std::aligned_alloc(kHugePage, rounded);
+#ifdef MADV_HUGEPAGE
+  if (block != nullptr) madvise(block, rounded, MADV_HUGEPAGE);
+#endif
+  return block;
+}
+
+}  // namespace
+
 Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   const int64_t count = ElementCount(dtype, shape);
   const int rank = static_cast<int>(shape.size());
@@ -249,7 +275,7 @@ Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
     spare_blocks_.erase(spare_blocks_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
   }
-  if (o == nullptr) o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
+  if (o == nullptr) o = static_cast<Object*>(AllocateTensorBlock(bytes));
   if (o == nullptr) return Refuse(bytes, false);
   std::memset(o, 0, TensorDataOffset(rank));
   InitTensor(o, dtype, shape, count, reinterpret_cast<char*>(o) + TensorDataOffset(rank));
