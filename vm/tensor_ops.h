@@ -115,11 +115,37 @@ std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> 
 
 // ---- Elementwise (tensor_ops.cc) ----
 // a op b, broadcasting; both have one dtype (the compiler guarantees it).
-// f32 operands that are contiguous or a broadcast scalar run on the JIT's
-// kernel when the context has a JIT (bitwise equal to the reference).
+// f32 operands that are contiguous, a broadcast scalar, or a row or column
+// broadcast (SegmentLayouts) run on the JIT's kernel when the context has a
+// JIT (bitwise equal to the reference).
 // Comparisons give bool. Integer division by zero: kDivisionByZero. The
 // operator's spelling (kernels::Spelling) names it in kBroadcast.
 Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b);
+
+// How an elementwise operand's elements meet a result of n elements seen as
+// n / length segments of `length` (tensor_segments.cc): the JIT's kernels
+// read only contiguous runs and broadcast scalars, so a row or column
+// broadcast runs them once per segment instead of falling back to the
+// reference's strided walk (or to materializing the broadcast).
+enum class SegmentLayout : uint8_t {
+  kFull,    // one element per result element: segment r at r * length
+  kScalar,  // one element for all
+  kRow,     // the result's trailing axes (`length` elements), every segment
+  kColumn,  // one element per segment, broadcast along it: segment r reads
+            // element r % count (the operand varies only with the leading axes)
+};
+struct Segments {
+  // 0: only kFull and kScalar operands (one run of n); else the one segment
+  // length that every kRow and kColumn operand agrees on.
+  int64_t length = 0;
+  absl::InlinedVector<SegmentLayout, 4> layouts;
+};
+// The layouts of operands of these shapes against `result` (their
+// broadcast, non-empty), or nullopt when one fits none of them (or rows and
+// columns disagree on the length): the caller then runs the reference's
+// general strided walk.
+std::optional<Segments> SegmentLayouts(absl::Span<const absl::Span<const int64_t>> operands,
+                                       absl::Span<const int64_t> result);
 Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x);
 // A 0-d tensor of `dtype` from a scalar operand: an Int (`is_float` false)
 // or a Float's bits. f32 rounds (to nearest even) either; i32 and u32 take an
@@ -158,9 +184,10 @@ struct FusedKernelCache {
   void* kernel = nullptr;  // a jit::FusedF32Fn
 };
 // FUSED_T's one pass (opcodes.def): true with *result set when the JIT has a
-// kernel and every tensor leaf has the result's shape, one element, or the
-// result's trailing axes (a row repeated); the moved leaves are consumed and
-// their registers cleared. False changes nothing: the unfused block runs
+// kernel and every tensor leaf has the result's shape, one element, the
+// result's trailing axes (a row repeated), or a column (one element per row,
+// as `x - reshape(m, [n, 1])`: SegmentLayouts); the moved leaves are
+// consumed and their registers cleared. False changes nothing: the unfused block runs
 // (it reports shapes that do not broadcast, and running out of memory).
 // `site` (>= 1) keeps the result's buffer between executions
 // (Heap::NewTensorAt).
