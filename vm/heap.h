@@ -77,6 +77,10 @@ class Heap {
   uint64_t bytes_live() const { return bytes_live_; }
   uint64_t peak_bytes() const { return peak_bytes_; }
   uint64_t allocations() const { return allocations_; }
+  // Bytes of tensor elements copied only to change their layout (transpose,
+  // slices, reshape, concat...: TensorContext::CountCopy), for `--stats`.
+  uint64_t bytes_copied() const { return bytes_copied_; }
+  void CountCopy(uint64_t bytes) { bytes_copied_ += bytes; }
   uint64_t max_bytes() const { return max_bytes_; }
   // Why the last allocation failed: true when the budget refused, false when
   // the system did.
@@ -100,6 +104,7 @@ class Heap {
   uint64_t bytes_live_ = 0;
   uint64_t peak_bytes_ = 0;
   uint64_t allocations_ = 0;
+  uint64_t bytes_copied_ = 0;
   bool last_failure_was_budget_ = false;
   uint64_t last_failed_bytes_ = 0;
   std::vector<Object*> worklist_;  // kept between calls to avoid reallocating

@@ -165,7 +165,7 @@ Object* Reshape(TensorContext& cx, TensorArg x, absl::Span<const int64_t> shape)
   Object* out = cx.New(DTypeOf(x.tensor), out_shape);
   if (out != nullptr) CopyElements(DTypeOf(out), DataOf(out), DataOf(x.tensor), size);
   if (x.owned) cx.heap().Release(x.tensor);
-  return out;
+  return cx.Copied(out);
 }
 
 Object* Transpose(TensorContext& cx, const Object* x) {
@@ -184,7 +184,7 @@ Object* Transpose(TensorContext& cx, const Object* x) {
   Object* out = cx.New(DTypeOf(x), out_shape);
   if (out == nullptr) return nullptr;
   kernels::Gather(DTypeOf(x), out_shape, kernels::Strided{DataOf(x), strides}, DataOf(out));
-  return out;
+  return cx.Copied(out);
 }
 
 Object* Index(TensorContext& cx, const Object* x, int64_t i) {
@@ -195,7 +195,7 @@ Object* Index(TensorContext& cx, const Object* x, int64_t i) {
   if (out == nullptr) return nullptr;
   const int64_t inner = SizeOf(out);
   CopyElements(DTypeOf(x), DataOf(out), ElementAt(x, i * inner), inner);
-  return out;
+  return cx.Copied(out);
 }
 
 Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi) {
@@ -213,7 +213,7 @@ Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi) {
   if (out == nullptr) return nullptr;
   const int64_t inner = CountFrom(shape, 1);
   CopyElements(DTypeOf(x), DataOf(out), ElementAt(x, from * inner), SizeOf(out));
-  return out;
+  return cx.Copied(out);
 }
 
 Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis) {
@@ -258,7 +258,7 @@ Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t ax
     }
     offset += chunk;
   }
-  return out;
+  return cx.Copied(out);
 }
 
 std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> shape,

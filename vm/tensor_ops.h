@@ -59,6 +59,13 @@ class TensorContext {
   // or an invalid shape: kBadShape) with the failure recorded.
   Object* New(DType dtype, absl::Span<const int64_t> shape);
 
+  // Counts a result whose elements were copied from an operand unchanged,
+  // only to lay them out anew (Stats::bytes_copied): so a hidden copy shows
+  // in `--stats`. Returns `t` for `return cx.Copied(out)`.
+  Object* Copied(Object* t) {
+    if (t != nullptr) heap_.CountCopy(static_cast<uint64_t>(SizeOf(t)) * ElementBytes(DTypeOf(t)));
+    return t;
+  }
   // Records a run-time error; returns nullptr for `return cx.Fail(...)`.
   template <typename... Args>
   std::nullptr_t Fail(RuntimeErrorId id, const Args&... args) {
