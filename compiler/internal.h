@@ -169,6 +169,10 @@ class FunctionCompiler {
   // reference register; returns the register.
   int SiteState(const Expr& site, Span at, int dst = -1);
   void With(const Expr& e, Dest dest);
+  // `x @ y` where either side is `transpose(...)` (e: the binary `@`): one
+  // `t_matmul_t` that reads the operand transposed in place, into r; false
+  // (nothing emitted) for any other `@`.
+  bool MatMulOfTransposed(const Expr& e, int r);
   // ---- Tensor builtins (lower_tensor.cc) ----
   bool ApplyTensorBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args,
                           int dst, Span at, uint32_t owned, uint32_t* consumed);

@@ -225,6 +225,41 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   SetTop(mark);
 }
 
+namespace {
+
+// The argument of `transpose(x)` (the builtin, one positional argument), or
+// nullptr for any other expression.
+const Expr* TransposeArgument(const Expr& e) {
+  if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||
+      e.lhs == nullptr || e.lhs->kind != Expr::Kind::kName ||
+      e.lhs->name_kind != lang::NameKind::kBuiltin || e.args.size() != 1 ||
+      !e.args[0].name.empty()) {
+    return nullptr;
+  }
+  return e.args[0].value.get();
+}
+
+}  // namespace
+
+bool FunctionCompiler::MatMulOfTransposed(const Expr& e, int r) {
+  const Expr* lhs_t = TransposeArgument(*e.lhs);
+  const Expr* rhs_t = TransposeArgument(*e.rhs);
+  if (lhs_t == nullptr && rhs_t == nullptr) return false;
+  // `transpose` cannot fail (but for memory) nor be observed, so skipping it
+  // keeps the evaluation order: its operand, then the other side.
+  const Expr& lhs = lhs_t != nullptr ? *lhs_t : *e.lhs;
+  const Expr& rhs = rhs_t != nullptr ? *rhs_t : *e.rhs;
+  Operand a = Eval(lhs, SafeToBorrow(lhs, {&rhs}));
+  Operand b = Eval(rhs, true);
+  const int64_t transposed = (lhs_t != nullptr ? 1 : 0) | (rhs_t != nullptr ? 2 : 0);
+  CallNative("t_matmul_t",
+             {NativeArg::Reg(a.reg), NativeArg::Reg(b.reg), NativeArg::Imm(transposed)}, true, r,
+             e.span);
+  Free(b);
+  Free(a);
+  return true;
+}
+
 void FunctionCompiler::Binary(const Expr& e, Dest dest) {
   if (e.binary_op == lang::BinaryOp::kAnd || e.binary_op == lang::BinaryOp::kOr) {
     int r = Target(dest, e.type);
@@ -254,6 +289,10 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
       SetTop(mark);
       return Done(dest, r);
     }
+  }
+  if (*id == BuiltinId::kMatMul && MatMulOfTransposed(e, r)) {
+    SetTop(mark);
+    return Done(dest, r);
   }
   const bool consumes = ConsumesTensorOperands(*id);
   const bool borrow_lhs = SafeToBorrow(*e.lhs, {e.rhs.get()});

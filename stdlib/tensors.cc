@@ -281,6 +281,14 @@ absl::StatusOr<Value> Native_t_matmul(vm::NativeContext& ctx, const Value* args)
   return TensorResult(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
 }
 
+absl::StatusOr<Value> Native_t_matmul_t(vm::NativeContext& ctx, const Value* args) {
+  TensorContext cx = ctx.tensors();
+  const int64_t transposed = AsInt(args[2]);
+  return TensorResult(ctx, cx,
+                      vm::MatMulTransposed(cx, AsObject(args[0]), (transposed & 1) != 0,
+                                           AsObject(args[1]), (transposed & 2) != 0));
+}
+
 absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[1]);
   if (!dtype.ok()) return dtype.status();

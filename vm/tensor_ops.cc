@@ -645,4 +645,52 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
   return overflow.load(std::memory_order_relaxed) ? FailMatMulOverflow() : out;
 }
 
+Object* MatMulTransposed(TensorContext& cx, const Object* x, bool x_t, const Object* y, bool y_t) {
+  // The transpose of a 0-d or 1-d tensor is itself.
+  x_t = x_t && RankOf(x) >= 2;
+  y_t = y_t && RankOf(y) >= 2;
+  // The operands' shapes after the transposes, when both are matrices or
+  // vectors (a batch, or a transposed rank > 2, takes the general path).
+  auto logical = [](const Object* t, bool transposed) {
+    const absl::Span<const int64_t> s = ShapeOf(t);
+    return transposed ? Shape(s.rbegin(), s.rend()) : Shape(s.begin(), s.end());
+  };
+  const Shape sx = logical(x, x_t), sy = logical(y, y_t);
+  jit::Jit* jit = cx.jit();
+  const bool direct = (x_t || y_t) && jit != nullptr && jit->available() &&
+                      DTypeOf(x) == DType::kF32 && DTypeOf(y) == DType::kF32 && !sx.empty() &&
+                      !sy.empty() && sx.size() <= 2 && sy.size() <= 2 && sx.back() == sy[0];
+  if (direct) {
+    const int64_t m = sx.size() == 1 ? 1 : sx[0];
+    const int64_t k = sx.back();
+    const int64_t n = sy.size() == 1 ? 1 : sy[1];
+    Shape shape;
+    if (sx.size() == 2) shape.push_back(m);
+    if (sy.size() == 2) shape.push_back(n);
+    Object* out = cx.New(DType::kF32, shape);
+    if (out == nullptr) return nullptr;
+    if (SizeOf(out) == 0) return out;
+    ThreadPool* pool = cx.pool() != nullptr && cx.pool()->threads() > 1 ? cx.pool() : nullptr;
+    jit::Jit::KernelTimer timer(*jit);
+    if (jit->MatMulF32(m, k, n, {static_cast<const float*>(DataOf(x)), x_t},
+                       {static_cast<const float*>(DataOf(y)), y_t}, ElementsOf<float>(out), pool)) {
+      return out;
+    }
+    cx.heap().Release(out);
+  }
+  // The general path: the transposes made (and counted as copies), then
+  // MatMul with its checks and errors.
+  Object* tx = x_t ? Transpose(cx, x) : nullptr;
+  if (x_t && tx == nullptr) return nullptr;
+  Object* ty = y_t ? Transpose(cx, y) : nullptr;
+  if (y_t && ty == nullptr) {
+    if (tx != nullptr) cx.heap().Release(tx);
+    return nullptr;
+  }
+  Object* out = MatMul(cx, tx != nullptr ? tx : x, ty != nullptr ? ty : y);
+  if (tx != nullptr) cx.heap().Release(tx);
+  if (ty != nullptr) cx.heap().Release(ty);
+  return out;
+}
+
 }  // namespace alea::vm

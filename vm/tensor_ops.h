@@ -181,6 +181,11 @@ Object* Softmax(TensorContext& cx, const Object* x, int64_t axis);
 // x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added
 // axis removed from the result), leading axes broadcast as batches.
 Object* MatMul(TensorContext& cx, const Object* x, const Object* y);
+// transpose(x) @ y, x @ transpose(y) or both (x_t, y_t say which), the same
+// result and errors as MatMul of the transposed tensors. f32 matrices on the
+// JIT read a transposed operand in place while packing (no copy of it); any
+// other case makes the transpose first.
+Object* MatMulTransposed(TensorContext& cx, const Object* x, bool x_t, const Object* y, bool y_t);
 
 // ---- Fused programs (tensor_fused.cc) ----
 // A FUSED_T site's kernel, looked up again only when the leaves' layout

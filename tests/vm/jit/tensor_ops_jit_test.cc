@@ -134,6 +134,68 @@ TEST(TensorOpsJit, RowAndColumnBroadcastsRunOnTheJitWithTheSameBits) {
   EXPECT_EQ(heap.bytes_live(), 0u);
 }
 
+// MatMulTransposed gives MatMul of the transposed tensors: on the JIT by
+// reading the operand in place (no copy counted), otherwise (no JIT, a
+// batch, a shape error) by making the transpose first.
+TEST(TensorOpsJit, MatMulOfTransposedOperandsReadsThemInPlace) {
+  jit::Jit jit;
+  if (!jit.available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
+  Heap heap(0);
+  ThreadPool pool(2);
+  struct Case {
+    std::vector<int64_t> x, y;
+    bool x_t, y_t;
+    bool in_place;  // read without a copy
+  };
+  const Case cases[] = {
+      {{37, 50}, {41, 50}, false, true, true},      // x @ transpose(y)
+      {{50, 37}, {50, 41}, true, false, true},      // transpose(x) @ y
+      {{50, 37}, {41, 50}, true, true, true},       // both
+      {{50}, {41, 50}, false, true, true},          // a vector times a transposed matrix
+      {{41, 50}, {41}, true, false, true},          // a transposed matrix times a vector
+      {{300, 200}, {310, 200}, false, true, true},  // large enough for the threads
+      {{50}, {50}, true, true, false},              // vectors: transposes of themselves
+      {{2, 3, 4}, {5, 4, 2}, false, true, false},   // a rank-3 transpose: the general path
+  };
+  for (const Case& c : cases) {
+    Object* x = Random(heap, c.x, 7);
+    Object* y = Random(heap, c.y, 8);
+    TensorContext with(heap, &jit, &pool), without(heap, nullptr);
+    const uint64_t copied = heap.bytes_copied();
+    Object* got = MatMulTransposed(with, x, c.x_t, y, c.y_t);
+    if (c.in_place) {
+      EXPECT_EQ(heap.bytes_copied(), copied) << c.x.size() << " " << c.y.size();
+    }
+    Object* tx = c.x_t ? Transpose(without, x) : nullptr;
+    Object* ty = c.y_t ? Transpose(without, y) : nullptr;
+    Object* want = MatMul(without, tx != nullptr ? tx : x, ty != nullptr ? ty : y);
+    if (want == nullptr) {
+      EXPECT_EQ(got, nullptr) << "the same error";
+    } else {
+      ASSERT_NE(got, nullptr);
+      EXPECT_EQ(std::vector<int64_t>(ShapeOf(got).begin(), ShapeOf(got).end()),
+                std::vector<int64_t>(ShapeOf(want).begin(), ShapeOf(want).end()));
+      EXPECT_TRUE(SameBytes(got, want)) << c.x.size() << " " << c.y.size();
+      heap.Release(got);
+      heap.Release(want);
+    }
+    for (Object* t : {x, y, tx, ty}) {
+      if (t != nullptr) heap.Release(t);
+    }
+  }
+  {
+    // The shapes after the transposes must agree: the error MatMul gives.
+    Object* x = Random(heap, {3, 4}, 1);
+    Object* y = Random(heap, {3, 4}, 2);
+    TensorContext with(heap, &jit);
+    EXPECT_EQ(MatMulTransposed(with, x, true, y, true), nullptr);
+    EXPECT_EQ(with.TakeError().id, RuntimeErrorId::kMatMulShapes);
+    heap.Release(x);
+    heap.Release(y);
+  }
+  EXPECT_EQ(heap.bytes_live(), 0u);
+}
+
 TEST(TensorOpsJit, InPlaceReuseWithTheJit) {
   jit::Jit jit;
   if (!jit.available()) GTEST_SKIP() << "this CPU has no AVX2+FMA: the JIT is off";
