@@ -8,7 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "vm/kernels/elementwise.h"
+#include "vm/kernels/transpose.h"
 #include "vm/tensor_ops.h"
 
 namespace alea::vm {
@@ -172,18 +172,18 @@ Object* Transpose(TensorContext& cx, const Object* x) {
   const int rank = RankOf(x);
   if (rank <= 1) return Shared(x);
   const absl::Span<const int64_t> shape = ShapeOf(x);
-  // The output's axis j is the input's axis rank-1-j: the input's contiguous
-  // strides, reversed, read it in the output's row-major order.
+  // The output's axis j is the input's axis rank-1-j, moved in tiles
+  // (kernels/transpose.h); ranges of the output's first axis on the
+  // threads, whole tiles each, at least 32K elements per range.
   Shape out_shape(shape.rbegin(), shape.rend());
-  Shape strides(rank);
-  int64_t stride = 1;
-  for (int axis = rank - 1; axis >= 0; --axis) {
-    strides[rank - 1 - axis] = stride;
-    stride *= shape[axis];
-  }
   Object* out = cx.New(DTypeOf(x), out_shape);
   if (out == nullptr) return nullptr;
-  kernels::Gather(DTypeOf(x), out_shape, kernels::Strided{DataOf(x), strides}, DataOf(out));
+  const int64_t rows = shape.back();
+  const int64_t row_elements = rows > 0 ? SizeOf(x) / rows : 0;
+  cx.ForRanges(rows, 32, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, row_elements)),
+               [&](int, int64_t begin, int64_t end) {
+                 kernels::TransposeReversed(DTypeOf(x), shape, DataOf(x), DataOf(out), begin, end);
+               });
   return cx.Copied(out);
 }
 
