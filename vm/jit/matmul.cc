@@ -230,10 +230,16 @@ void PackB(const float* b, Strides s, int64_t cols, int64_t kc, int nr, float* d
     }
     return;
   }
-  // B stored transposed: column j of B is a contiguous run over k.
-  for (int64_t j = 0; j < cols; ++j) {
-    const float* src = b + j * s.cols;
-    for (int64_t kk = 0; kk < kc; ++kk) dst[kk * nr + j] = src[kk * s.rows];
+  // B stored transposed: column j of B is a contiguous run over k. In steps
+  // of 16 k, so that the panel rows written (16 x nr floats) and the
+  // columns read (cols x 16 floats) both stay in L1.
+  constexpr int64_t kStep = 16;
+  for (int64_t k0 = 0; k0 < kc; k0 += kStep) {
+    const int64_t k1 = std::min(kc, k0 + kStep);
+    for (int64_t j = 0; j < cols; ++j) {
+      const float* src = b + j * s.cols;
+      for (int64_t kk = k0; kk < k1; ++kk) dst[kk * nr + j] = src[kk * s.rows];
+    }
   }
   for (int64_t kk = 0; kk < kc; ++kk) std::fill(dst + kk * nr + cols, dst + (kk + 1) * nr, 0.0f);
 }
