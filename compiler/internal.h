@@ -34,6 +34,7 @@
 #include "lang/types.h"
 #include "vm/bytecode.h"
 #include "vm/dtype.h"
+#include "vm/kernels/reduce.h"
 
 namespace alea::compiler {
 
@@ -179,6 +180,9 @@ class FunctionCompiler {
   // Whether the builtin is an elementwise tensor op that can take operands
   // by move (and then reuse a uniquely owned one in place).
   static bool ConsumesTensorOperands(lang::BuiltinId id);
+  // The reduction a builtin is (`sum`, `mean`, `max`...: t_reduce and
+  // t_reduce_axis), or nullopt.
+  static std::optional<vm::kernels::ReduceOp> ReductionOf(lang::BuiltinId id);
   // Whether the builtin's native owns its first argument (push, set,
   // append): a last use moved there lets it update a unique array in place.
   static bool OwnsFirstOperand(lang::BuiltinId id);

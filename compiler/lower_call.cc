@@ -30,6 +30,18 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
+// The argument of `transpose(x)` (the builtin, one positional argument), or
+// nullptr for any other expression.
+const Expr* TransposeArgument(const Expr& e) {
+  if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||
+      e.lhs == nullptr || e.lhs->kind != Expr::Kind::kName ||
+      e.lhs->name_kind != lang::NameKind::kBuiltin || e.args.size() != 1 ||
+      !e.args[0].name.empty()) {
+    return nullptr;
+  }
+  return e.args[0].value.get();
+}
+
 // vm/natives.def's ALEA_NATIVE_OWNING entries.
 bool NativeOwnsFirst(std::string_view name) {
   static constexpr std::string_view kOwning[] = {
@@ -95,6 +107,23 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     }
     const bool consumes = ConsumesTensorOperands(*id);
     const bool owns_first = OwnsFirstOperand(*id);
+    // A reduction along an axis of `transpose(x)` reduces x along the
+    // mirrored axis instead (t_reduce_axis_t): `transpose` cannot fail (but
+    // for memory) nor be observed, so evaluating x in its place keeps the
+    // order, and no transposed copy is made.
+    const std::optional<vm::kernels::ReduceOp> reduction = ReductionOf(*id);
+    bool reduce_transposed = false;
+    if (reduction && !e.ambient_site) {
+      bool has_axis = false;
+      for (size_t i = 0; i < args.size(); ++i) has_axis |= param_of_arg[i] == 1;
+      for (size_t i = 0; i < args.size() && has_axis; ++i) {
+        if (param_of_arg[i] != 0) continue;
+        if (const Expr* inner = TransposeArgument(*args[i])) {
+          args[i] = inner;
+          reduce_transposed = true;
+        }
+      }
+    }
     std::vector<Operand> operands;
     for (size_t i = 0; i < args.size(); ++i) {
       bool borrow = true;
@@ -128,7 +157,12 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     const Type* by_param =
         pc_.store_.Function(std::move(param_types), const_cast<Type*>(site->result));
     uint32_t consumed = 0;
-    if (!ApplyBuiltin(*id, by_param, regs, r, e.span, owned, &consumed)) {
+    if (reduce_transposed) {
+      CallNative("t_reduce_axis_t",
+                 {NativeArg::Reg(regs[0]), NativeArg::Imm(static_cast<int64_t>(*reduction)),
+                  NativeArg::Reg(regs[1])},
+                 true, r, e.span);
+    } else if (!ApplyBuiltin(*id, by_param, regs, r, e.span, owned, &consumed)) {
       pc_.Unsupported(Quoted(callee.name), callee.span);
     }
     for (size_t i = operands.size(); i-- > 0;) {
@@ -224,22 +258,6 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   Free(c);
   SetTop(mark);
 }
-
-namespace {
-
-// The argument of `transpose(x)` (the builtin, one positional argument), or
-// nullptr for any other expression.
-const Expr* TransposeArgument(const Expr& e) {
-  if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||
-      e.lhs == nullptr || e.lhs->kind != Expr::Kind::kName ||
-      e.lhs->name_kind != lang::NameKind::kBuiltin || e.args.size() != 1 ||
-      !e.args[0].name.empty()) {
-    return nullptr;
-  }
-  return e.args[0].value.get();
-}
-
-}  // namespace
 
 bool FunctionCompiler::MatMulOfTransposed(const Expr& e, int r) {
   const Expr* lhs_t = TransposeArgument(*e.lhs);

@@ -270,6 +270,13 @@ absl::StatusOr<Value> Native_t_reduce_axis(vm::NativeContext& ctx, const Value* 
   return TensorResult(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
 }
 
+absl::StatusOr<Value> Native_t_reduce_axis_t(vm::NativeContext& ctx, const Value* args) {
+  absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
+  if (!op.ok()) return op.status();
+  TensorContext cx = ctx.tensors();
+  return TensorResult(ctx, cx, vm::ReduceTransposed(cx, *op, AsObject(args[0]), AsInt(args[2])));
+}
+
 absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
   return TensorResult(ctx, cx,

@@ -175,6 +175,13 @@ Object* Cast(TensorContext& cx, TensorArg x, DType dtype);
 // the element. `ddof`: var's and std's.
 Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
                std::optional<int64_t> axis, int64_t ddof = 0);
+// Reduce(transpose(x), op, axis) without making the transpose: x reduced
+// along the mirrored axis (each output reduces the same sequence in the same
+// order, so the same bits), the result transposed back when it has two axes
+// or more. Where the errors would name x's layout instead (an i32 sum or
+// product's overflowing element, an empty tensor's shape, a dtype the op
+// does not take), the transpose is made and Reduce runs as written.
+Object* ReduceTransposed(TensorContext& cx, kernels::ReduceOp op, const Object* x, int64_t axis);
 // scipy.special.softmax of an f32 tensor along `axis` (kernels/reduce.h's
 // steps), the same shape.
 Object* Softmax(TensorContext& cx, const Object* x, int64_t axis);
