@@ -52,6 +52,11 @@ class Heap {
   // never written, never freed here; the host keeps it alive and unchanged
   // while the tensor lives. Only its header counts against the budget.
   Object* NewTensorView(DType dtype, absl::Span<const int64_t> shape, const void* data);
+  // A tensor of `shape` whose elements are `data`, inside `base`'s elements
+  // (TensorHead::kViewOfTensor): it holds a reference to `base`, released
+  // when it dies. Only its header counts against the budget.
+  Object* NewTensorViewOf(Object* base, DType dtype, absl::Span<const int64_t> shape,
+                          const void* data);
   // Frees every parked tensor (they count against the budget, not as live
   // bytes): when the sites go away (a new module) or the budget needs room.
   void DropParked();

@@ -26,7 +26,14 @@ struct TensorHead {
   void* data;  // the elements: inline after the shape, or host memory (a view)
   DType dtype;
   uint8_t rank;
-  uint8_t host_view;  // 1: `data` belongs to the host; never written, never freed here
+  // kViewOfHost: `data` belongs to the host; never written, never freed
+  // here. kViewOfTensor: `data` lies in another tensor (the base, whose
+  // pointer follows the shape; the view holds a reference to it): a
+  // reshape, slice or row read in place; never written (IsReusable), never
+  // parked at a site. 0: the elements follow the shape.
+  uint8_t host_view;
+  static constexpr uint8_t kViewOfHost = 1;
+  static constexpr uint8_t kViewOfTensor = 2;
   uint8_t unused;
   // The instruction site that made it (Heap::NewTensorAt), 0 for none: when
   // it dies it is parked there for that site's next result.
@@ -55,6 +62,13 @@ T* ElementsOf(Object* t) {
 template <typename T>
 const T* ElementsOf(const Object* t) {
   return static_cast<const T*>(Head(t)->data);
+}
+
+// The tensor whose elements a kViewOfTensor view reads (its pointer follows
+// the shape).
+inline Object* BaseOf(const Object* t) {
+  const int64_t bits = ShapeOf(t).data()[RankOf(t)];
+  return reinterpret_cast<Object*>(static_cast<uintptr_t>(bits));
 }
 
 // Whether an operation holding this (owned) reference may overwrite it.

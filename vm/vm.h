@@ -68,8 +68,8 @@ struct Stats {
   // interpreter, reference kernels and copies.
   uint64_t run_nanos = 0;
   // Tensor element bytes copied only to change their layout (transpose,
-  // x[i], slices, reshape that cannot reuse its operand, concat, stack,
-  // roll): a hidden copy in a tensor expression shows here.
+  // concat, stack, roll, a row or slice of less than half a tensor): a
+  // hidden copy in a tensor expression shows here.
   uint64_t bytes_copied = 0;
 };
 
