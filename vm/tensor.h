@@ -1,11 +1,13 @@
 // The tensor heap object: n-d, row-major, immutable to the program, with a
 // dtype (docs/language.md "Tensors"). One allocation holds the Object header,
-// the TensorHead, the shape and (unless it views host memory) the elements,
-// 64-byte aligned for the kernels.
+// the TensorHead, the shape and the elements, 64-byte aligned for the
+// kernels; or, for a view, the header and shape only, the elements being the
+// host's memory or a contiguous part of another tensor (a reshape, a row, a
+// slice: TensorHead::host_view).
 //
 // "Functional but in place" (docs/decisions.md "Tensors"): an operation that
 // owns its operand's only reference may write its result into that operand's
-// buffer (IsReusable); a tensor that views host memory never is.
+// buffer (IsReusable); a view never is.
 #ifndef ALEA_VM_TENSOR_H_
 #define ALEA_VM_TENSOR_H_
 
