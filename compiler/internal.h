@@ -35,6 +35,7 @@
 #include "lang/types.h"
 #include "vm/bytecode.h"
 #include "vm/dtype.h"
+#include "vm/kernels/reduce.h"
 
 namespace alea::compiler {
 
@@ -171,12 +172,19 @@ class FunctionCompiler {
   // reference register; returns the register.
   int SiteState(const Expr& site, Span at, int dst = -1);
   void With(const Expr& e, Dest dest);
+  // `x @ y` where either side is `transpose(...)` (e: the binary `@`): one
+  // `t_matmul_t` that reads the operand transposed in place, into r; false
+  // (nothing emitted) for any other `@`.
+  bool MatMulOfTransposed(const Expr& e, int r);
   // ---- Tensor builtins (lower_tensor.cc) ----
   bool ApplyTensorBuiltin(lang::BuiltinId id, const Type* site, const std::vector<int>& args,
                           int dst, Span at, uint32_t owned, uint32_t* consumed);
   // Whether the builtin is an elementwise tensor op that can take operands
   // by move (and then reuse a uniquely owned one in place).
   static bool ConsumesTensorOperands(lang::BuiltinId id);
+  // The reduction a builtin is (`sum`, `mean`, `max`...: t_reduce and
+  // t_reduce_axis), or nullopt.
+  static std::optional<vm::kernels::ReduceOp> ReductionOf(lang::BuiltinId id);
   // Whether the builtin's native owns its first argument (push, set,
   // append, add_at): a last use moved there lets it update a unique array or
   // tensor in place.

@@ -30,6 +30,18 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
+// The argument of `transpose(x)` (the builtin, one positional argument), or
+// nullptr for any other expression.
+const Expr* TransposeArgument(const Expr& e) {
+  if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||
+      e.lhs == nullptr || e.lhs->kind != Expr::Kind::kName ||
+      e.lhs->name_kind != lang::NameKind::kBuiltin || e.args.size() != 1 ||
+      !e.args[0].name.empty()) {
+    return nullptr;
+  }
+  return e.args[0].value.get();
+}
+
 }  // namespace
 
 bool FunctionCompiler::NativeOwnsFirst(std::string_view name) {
@@ -94,6 +106,23 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     }
     const bool consumes = ConsumesTensorOperands(*id);
     const bool owns_first = OwnsFirstOperand(*id);
+    // A reduction along an axis of `transpose(x)` reduces x along the
+    // mirrored axis instead (t_reduce_axis_t): `transpose` cannot fail (but
+    // for memory) nor be observed, so evaluating x in its place keeps the
+    // order, and no transposed copy is made.
+    const std::optional<vm::kernels::ReduceOp> reduction = ReductionOf(*id);
+    bool reduce_transposed = false;
+    if (reduction && !e.ambient_site) {
+      bool has_axis = false;
+      for (size_t i = 0; i < args.size(); ++i) has_axis |= param_of_arg[i] == 1;
+      for (size_t i = 0; i < args.size() && has_axis; ++i) {
+        if (param_of_arg[i] != 0) continue;
+        if (const Expr* inner = TransposeArgument(*args[i])) {
+          args[i] = inner;
+          reduce_transposed = true;
+        }
+      }
+    }
     std::vector<Operand> operands;
     for (size_t i = 0; i < args.size(); ++i) {
       bool borrow = true;
@@ -127,7 +156,12 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     const Type* by_param =
         pc_.store_.Function(std::move(param_types), const_cast<Type*>(site->result));
     uint32_t consumed = 0;
-    if (!ApplyBuiltin(*id, by_param, regs, r, e.span, owned, &consumed)) {
+    if (reduce_transposed) {
+      CallNative("t_reduce_axis_t",
+                 {NativeArg::Reg(regs[0]), NativeArg::Imm(static_cast<int64_t>(*reduction)),
+                  NativeArg::Reg(regs[1])},
+                 true, r, e.span);
+    } else if (!ApplyBuiltin(*id, by_param, regs, r, e.span, owned, &consumed)) {
       pc_.Unsupported(Quoted(callee.name), callee.span);
     }
     for (size_t i = operands.size(); i-- > 0;) {
@@ -224,6 +258,25 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   SetTop(mark);
 }
 
+bool FunctionCompiler::MatMulOfTransposed(const Expr& e, int r) {
+  const Expr* lhs_t = TransposeArgument(*e.lhs);
+  const Expr* rhs_t = TransposeArgument(*e.rhs);
+  if (lhs_t == nullptr && rhs_t == nullptr) return false;
+  // `transpose` cannot fail (but for memory) nor be observed, so skipping it
+  // keeps the evaluation order: its operand, then the other side.
+  const Expr& lhs = lhs_t != nullptr ? *lhs_t : *e.lhs;
+  const Expr& rhs = rhs_t != nullptr ? *rhs_t : *e.rhs;
+  Operand a = Eval(lhs, SafeToBorrow(lhs, {&rhs}));
+  Operand b = Eval(rhs, true);
+  const int64_t transposed = (lhs_t != nullptr ? 1 : 0) | (rhs_t != nullptr ? 2 : 0);
+  CallNative("t_matmul_t",
+             {NativeArg::Reg(a.reg), NativeArg::Reg(b.reg), NativeArg::Imm(transposed)}, true, r,
+             e.span);
+  Free(b);
+  Free(a);
+  return true;
+}
+
 void FunctionCompiler::Binary(const Expr& e, Dest dest) {
   if (e.binary_op == lang::BinaryOp::kAnd || e.binary_op == lang::BinaryOp::kOr) {
     int r = Target(dest, e.type);
@@ -253,6 +306,10 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
       SetTop(mark);
       return Done(dest, r);
     }
+  }
+  if (*id == BuiltinId::kMatMul && MatMulOfTransposed(e, r)) {
+    SetTop(mark);
+    return Done(dest, r);
   }
   const bool consumes = ConsumesTensorOperands(*id);
   const bool borrow_lhs = SafeToBorrow(*e.lhs, {e.rhs.get()});

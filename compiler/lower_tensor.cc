@@ -142,33 +142,6 @@ std::optional<Elementwise> ElementwiseOf(BuiltinId id) {
   }
 }
 
-std::optional<vm::kernels::ReduceOp> ReductionOf(BuiltinId id) {
-  switch (id) {
-    case BuiltinId::kSumTensor:
-      return vm::kernels::ReduceOp::kSum;
-    case BuiltinId::kMean:
-      return vm::kernels::ReduceOp::kMean;
-    case BuiltinId::kMaxReduce:
-      return vm::kernels::ReduceOp::kMax;
-    case BuiltinId::kMinReduce:
-      return vm::kernels::ReduceOp::kMin;
-    case BuiltinId::kArgmax:
-      return vm::kernels::ReduceOp::kArgmax;
-    case BuiltinId::kProdTensor:
-      return vm::kernels::ReduceOp::kProd;
-    case BuiltinId::kArgmin:
-      return vm::kernels::ReduceOp::kArgmin;
-    case BuiltinId::kAnyTensor:
-      return vm::kernels::ReduceOp::kAny;
-    case BuiltinId::kAllTensor:
-      return vm::kernels::ReduceOp::kAll;
-    case BuiltinId::kLogSumExp:
-      return vm::kernels::ReduceOp::kLogSumExp;
-    default:
-      return std::nullopt;
-  }
-}
-
 // Whether `tensor` of `data` makes a tensor of `dtype`: the native takes the
 // dtype from the data's scalar (Int i32, Float f32, Bool bool), which the
 // type checker ties to the result's.
@@ -305,6 +278,33 @@ int FunctionCompiler::LoadDefault(const lang::BuiltinParam& param) {
     LoadInt(r, std::strtoll(text.c_str(), nullptr, 10));
   }
   return r;
+}
+
+std::optional<vm::kernels::ReduceOp> FunctionCompiler::ReductionOf(BuiltinId id) {
+  switch (id) {
+    case BuiltinId::kSumTensor:
+      return vm::kernels::ReduceOp::kSum;
+    case BuiltinId::kMean:
+      return vm::kernels::ReduceOp::kMean;
+    case BuiltinId::kMaxReduce:
+      return vm::kernels::ReduceOp::kMax;
+    case BuiltinId::kMinReduce:
+      return vm::kernels::ReduceOp::kMin;
+    case BuiltinId::kArgmax:
+      return vm::kernels::ReduceOp::kArgmax;
+    case BuiltinId::kProdTensor:
+      return vm::kernels::ReduceOp::kProd;
+    case BuiltinId::kArgmin:
+      return vm::kernels::ReduceOp::kArgmin;
+    case BuiltinId::kAnyTensor:
+      return vm::kernels::ReduceOp::kAny;
+    case BuiltinId::kAllTensor:
+      return vm::kernels::ReduceOp::kAll;
+    case BuiltinId::kLogSumExp:
+      return vm::kernels::ReduceOp::kLogSumExp;
+    default:
+      return std::nullopt;
+  }
 }
 
 bool FunctionCompiler::ApplyTensorBuiltin(BuiltinId id, const Type* site,

@@ -717,6 +717,7 @@ Stats Vm::stats() const {
   out.allocations = in.allocations;
   out.peak_heap_bytes = in.peak_heap_bytes;
   out.heap_bytes_live = in.heap_bytes_live;
+  out.bytes_copied = in.bytes_copied;
   return out;
 }
 

@@ -15,6 +15,11 @@ void PrintStats(const vm::Stats& s) {
                static_cast<unsigned long long>(s.peak_heap_bytes),
                static_cast<unsigned long long>(s.jit_kernels), s.jit_compile_nanos / 1e6,
                s.jit_kernel_nanos / 1e6);
+  // Where the rest of the time went, and the copies a program may not see
+  // in its source (docs/decisions.md "The JIT and fusion").
+  const uint64_t outside = s.run_nanos > s.jit_kernel_nanos ? s.run_nanos - s.jit_kernel_nanos : 0;
+  std::fprintf(stderr, "stats: %.3f ms running, %.3f ms outside JIT kernels, %llu bytes copied\n",
+               s.run_nanos / 1e6, outside / 1e6, static_cast<unsigned long long>(s.bytes_copied));
   std::fflush(stderr);
 }
 

@@ -291,6 +291,13 @@ absl::StatusOr<Value> Native_t_reduce_axis(vm::NativeContext& ctx, const Value* 
   return TensorResult(ctx, cx, vm::Reduce(cx, *op, AsObject(args[0]), AsInt(args[2])));
 }
 
+absl::StatusOr<Value> Native_t_reduce_axis_t(vm::NativeContext& ctx, const Value* args) {
+  absl::StatusOr<vm::kernels::ReduceOp> op = ReduceOpArg(ctx, args[1]);
+  if (!op.ok()) return op.status();
+  TensorContext cx = ctx.tensors();
+  return TensorResult(ctx, cx, vm::ReduceTransposed(cx, *op, AsObject(args[0]), AsInt(args[2])));
+}
+
 absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
   return TensorResult(ctx, cx,
@@ -300,6 +307,14 @@ absl::StatusOr<Value> Native_t_where(vm::NativeContext& ctx, const Value* args) 
 absl::StatusOr<Value> Native_t_matmul(vm::NativeContext& ctx, const Value* args) {
   TensorContext cx = ctx.tensors();
   return TensorResult(ctx, cx, vm::MatMul(cx, AsObject(args[0]), AsObject(args[1])));
+}
+
+absl::StatusOr<Value> Native_t_matmul_t(vm::NativeContext& ctx, const Value* args) {
+  TensorContext cx = ctx.tensors();
+  const int64_t transposed = AsInt(args[2]);
+  return TensorResult(ctx, cx,
+                      vm::MatMulTransposed(cx, AsObject(args[0]), (transposed & 1) != 0,
+                                           AsObject(args[1]), (transposed & 2) != 0));
 }
 
 absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* args) {

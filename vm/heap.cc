@@ -43,9 +43,11 @@ uint64_t TensorDataOffset(int rank) {
   return (header + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
 }
 
-uint64_t TensorBytes(DType dtype, int rank, uint64_t count, bool host_view) {
-  uint64_t bytes = TensorDataOffset(rank);
-  if (!host_view) bytes += count * ElementBytes(dtype);
+// `view`: TensorHead::host_view (a view of another tensor also holds its
+// base's pointer after the shape).
+uint64_t TensorBytes(DType dtype, int rank, uint64_t count, uint8_t view) {
+  uint64_t bytes = TensorDataOffset(view == TensorHead::kViewOfTensor ? rank + 1 : rank);
+  if (view == 0) bytes += count * ElementBytes(dtype);
   return (bytes + kTensorAlign - 1) / kTensorAlign * kTensorAlign;
 }
 
@@ -67,7 +69,7 @@ void InitTensor(Object* o, DType dtype, absl::Span<const int64_t> shape, int64_t
 
 uint64_t Heap::SizeOf(const Object* o) {
   if (o->kind == ObjKind::kTensor) {
-    return TensorBytes(DTypeOf(o), RankOf(o), o->length, Head(o)->host_view != 0);
+    return TensorBytes(DTypeOf(o), RankOf(o), o->length, Head(o)->host_view);
   }
   const uint64_t spare = o->kind == ObjKind::kArray ? o->spare : 0;
   return sizeof(Object) + PayloadBytes(o->kind, o->length + spare);
@@ -260,7 +262,7 @@ void* AllocateTensorBlock(uint64_t bytes) {
 Object* Heap::NewTensor(DType dtype, absl::Span<const int64_t> shape) {
   const int64_t count = ElementCount(dtype, shape);
   const int rank = static_cast<int>(shape.size());
-  const uint64_t bytes = count < 0 ? 0 : TensorBytes(dtype, rank, count, false);
+  const uint64_t bytes = count < 0 ? 0 : TensorBytes(dtype, rank, count, 0);
   if (count < 0 || bytes > kMaxObjectBytes) {
     return Refuse(count < 0 ? std::numeric_limits<uint64_t>::max() : bytes, false);
   }
@@ -287,14 +289,34 @@ Object* Heap::NewTensorView(DType dtype, absl::Span<const int64_t> shape, const 
   const int64_t count = ElementCount(dtype, shape);
   const int rank = static_cast<int>(shape.size());
   if (count < 0) return Refuse(std::numeric_limits<uint64_t>::max(), false);
-  const uint64_t bytes = TensorBytes(dtype, rank, count, true);
+  const uint64_t bytes = TensorBytes(dtype, rank, count, TensorHead::kViewOfHost);
   if (!WithinBudget(bytes)) return Refuse(bytes, true);
   auto* o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
   if (o == nullptr) return Refuse(bytes, false);
   std::memset(o, 0, bytes);
   // const_cast: the host_view flag is the promise that nothing writes through it.
   InitTensor(o, dtype, shape, count, const_cast<void*>(data));
-  Head(o)->host_view = 1;
+  Head(o)->host_view = TensorHead::kViewOfHost;
+  Count(bytes);
+  return o;
+}
+
+Object* Heap::NewTensorViewOf(Object* base, DType dtype, absl::Span<const int64_t> shape,
+                              const void* data) {
+  const int64_t count = ElementCount(dtype, shape);
+  const int rank = static_cast<int>(shape.size());
+  if (count < 0) return Refuse(std::numeric_limits<uint64_t>::max(), false);
+  const uint64_t bytes = TensorBytes(dtype, rank, count, TensorHead::kViewOfTensor);
+  if (!WithinBudget(bytes)) return Refuse(bytes, true);
+  auto* o = static_cast<Object*>(std::aligned_alloc(kTensorAlign, bytes));
+  if (o == nullptr) return Refuse(bytes, false);
+  std::memset(o, 0, bytes);
+  // const_cast: a view is never written (IsReusable), nor is its base while
+  // the view's reference keeps its count above 1.
+  InitTensor(o, dtype, shape, count, const_cast<void*>(data));
+  Head(o)->host_view = TensorHead::kViewOfTensor;
+  ShapeData(o)[rank] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(base));
+  ++base->refcount;
   Count(bytes);
   return o;
 }
@@ -337,6 +359,11 @@ void Heap::Free(Object* root) {
           if (child != nullptr && --child->refcount == 0) worklist_.push_back(child);
         }
       }
+    }
+    if (o->kind == ObjKind::kTensor && Head(o)->host_view == TensorHead::kViewOfTensor) {
+      // A view's base is a child: its elements live as long as the view.
+      Object* base = BaseOf(o);
+      if (--base->refcount == 0) worklist_.push_back(base);
     }
     if (o->kind == ObjKind::kTensor && Head(o)->home != 0) {
       const uint32_t site = Head(o)->home;

@@ -52,6 +52,11 @@ class Heap {
   // never written, never freed here; the host keeps it alive and unchanged
   // while the tensor lives. Only its header counts against the budget.
   Object* NewTensorView(DType dtype, absl::Span<const int64_t> shape, const void* data);
+  // A tensor of `shape` whose elements are `data`, inside `base`'s elements
+  // (TensorHead::kViewOfTensor): it holds a reference to `base`, released
+  // when it dies. Only its header counts against the budget.
+  Object* NewTensorViewOf(Object* base, DType dtype, absl::Span<const int64_t> shape,
+                          const void* data);
   // Frees every parked tensor (they count against the budget, not as live
   // bytes): when the sites go away (a new module) or the budget needs room.
   void DropParked();
@@ -77,6 +82,10 @@ class Heap {
   uint64_t bytes_live() const { return bytes_live_; }
   uint64_t peak_bytes() const { return peak_bytes_; }
   uint64_t allocations() const { return allocations_; }
+  // Bytes of tensor elements copied only to change their layout (transpose,
+  // slices, reshape, concat...: TensorContext::CountCopy), for `--stats`.
+  uint64_t bytes_copied() const { return bytes_copied_; }
+  void CountCopy(uint64_t bytes) { bytes_copied_ += bytes; }
   uint64_t max_bytes() const { return max_bytes_; }
   // Why the last allocation failed: true when the budget refused, false when
   // the system did.
@@ -100,6 +109,7 @@ class Heap {
   uint64_t bytes_live_ = 0;
   uint64_t peak_bytes_ = 0;
   uint64_t allocations_ = 0;
+  uint64_t bytes_copied_ = 0;
   bool last_failure_was_budget_ = false;
   uint64_t last_failed_bytes_ = 0;
   std::vector<Object*> worklist_;  // kept between calls to avoid reallocating

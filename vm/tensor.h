@@ -1,11 +1,13 @@
 // The tensor heap object: n-d, row-major, immutable to the program, with a
 // dtype (docs/language.md "Tensors"). One allocation holds the Object header,
-// the TensorHead, the shape and (unless it views host memory) the elements,
-// 64-byte aligned for the kernels.
+// the TensorHead, the shape and the elements, 64-byte aligned for the
+// kernels; or, for a view, the header and shape only, the elements being the
+// host's memory or a contiguous part of another tensor (a reshape, a row, a
+// slice: TensorHead::host_view).
 //
 // "Functional but in place" (docs/decisions.md "Tensors"): an operation that
 // owns its operand's only reference may write its result into that operand's
-// buffer (IsReusable); a tensor that views host memory never is.
+// buffer (IsReusable); a view never is.
 #ifndef ALEA_VM_TENSOR_H_
 #define ALEA_VM_TENSOR_H_
 
@@ -26,7 +28,14 @@ struct TensorHead {
   void* data;  // the elements: inline after the shape, or host memory (a view)
   DType dtype;
   uint8_t rank;
-  uint8_t host_view;  // 1: `data` belongs to the host; never written, never freed here
+  // kViewOfHost: `data` belongs to the host; never written, never freed
+  // here. kViewOfTensor: `data` lies in another tensor (the base, whose
+  // pointer follows the shape; the view holds a reference to it): a
+  // reshape, slice or row read in place; never written (IsReusable), never
+  // parked at a site. 0: the elements follow the shape.
+  uint8_t host_view;
+  static constexpr uint8_t kViewOfHost = 1;
+  static constexpr uint8_t kViewOfTensor = 2;
   uint8_t unused;
   // The instruction site that made it (Heap::NewTensorAt), 0 for none: when
   // it dies it is parked there for that site's next result.
@@ -55,6 +64,13 @@ T* ElementsOf(Object* t) {
 template <typename T>
 const T* ElementsOf(const Object* t) {
   return static_cast<const T*>(Head(t)->data);
+}
+
+// The tensor whose elements a kViewOfTensor view reads (its pointer follows
+// the shape).
+inline Object* BaseOf(const Object* t) {
+  const int64_t bits = ShapeOf(t).data()[RankOf(t)];
+  return reinterpret_cast<Object*>(static_cast<uintptr_t>(bits));
 }
 
 // Whether an operation holding this (owned) reference may overwrite it.

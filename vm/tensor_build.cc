@@ -99,7 +99,7 @@ Object* Stack(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axi
       o += inner * bytes;
     }
   }
-  return out;
+  return cx.Copied(out);
 }
 
 Object* Roll(TensorContext& cx, const Object* x, int64_t shift, std::optional<int64_t> axis) {
@@ -127,7 +127,7 @@ Object* Roll(TensorContext& cx, const Object* x, int64_t shift, std::optional<in
     Copy(bytes, to, block + (view.n - s) * row, s * view.inner);
     Copy(bytes, to + s * row, block, (view.n - s) * view.inner);
   }
-  return out;
+  return cx.Copied(out);
 }
 
 }  // namespace alea::vm

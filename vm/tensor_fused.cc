@@ -8,16 +8,16 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
 #include "vm/jit/jit.h"
 #include "vm/tensor_ops.h"
 #include "vm/thread_pool.h"
 
 namespace alea::vm {
 namespace {
-
-// Where each leaf's elements come from, for one call of the kernel.
-enum class LeafLayout : uint8_t { kFull, kScalar, kRow };
 
 bool IsTensorLeaf(const FusedLeaf& leaf) {
   return leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
@@ -58,14 +58,25 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   if (n == 0) return false;  // nothing to compute: the block does it for free
 
   // Each tensor leaf is the result's shape (up to leading 1s), one element,
-  // or a row: the result's trailing axes, repeated. One row length for all.
-  // A bool leaf's input is its first byte, passed as the kernel's pointer
-  // type (the kernel reads it as bytes).
-  std::array<LeafLayout, jit::Jit::kMaxFusedLeaves> layout{};
+  // a row (the result's trailing axes, repeated) or a column (one element
+  // per segment of the result, as `x - reshape(m, [n, 1])`), rows and
+  // columns agreeing on one segment length (SegmentLayouts). Scalars and
+  // columns are broadcast by the kernel: a column's element for a segment is
+  // that call's scalar. A bool leaf's input is its first byte, passed as the
+  // kernel's pointer type (the kernel reads it as bytes).
+  absl::InlinedVector<absl::Span<const int64_t>, jit::Jit::kMaxFusedLeaves> shapes;
+  for (const FusedLeaf& leaf : program.leaves) {
+    if (IsTensorLeaf(leaf)) shapes.push_back(ShapeOf(AsObject(regs[leaf.reg])));
+  }
+  const std::optional<Segments> segments = SegmentLayouts(shapes, shape);
+  if (!segments) return false;
+  const int64_t row = segments->length;
+  std::array<SegmentLayout, jit::Jit::kMaxFusedLeaves> layout{};
+  std::array<int64_t, jit::Jit::kMaxFusedLeaves> column{};  // a column leaf's elements
   std::array<float, jit::Jit::kMaxFusedLeaves> scalars{};
   std::array<const float*, jit::Jit::kMaxFusedLeaves> inputs{};
   uint32_t scalar_leaves = 0;
-  int64_t row = 0;
+  size_t tensor_leaf = 0;
   for (size_t l = 0; l < leaves; ++l) {
     const FusedLeaf& leaf = program.leaves[l];
     if (!IsTensorLeaf(leaf)) {
@@ -74,29 +85,17 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
       scalars[l] = leaf.kind == FusedLeaf::Kind::kFloat ? static_cast<float>(AsFloat(v))
                                                         : static_cast<float>(AsInt(v));
       inputs[l] = &scalars[l];
-      layout[l] = LeafLayout::kScalar;
+      layout[l] = SegmentLayout::kScalar;
       scalar_leaves |= 1u << l;
       continue;
     }
     const Object* t = AsObject(regs[leaf.reg]);
     inputs[l] = reinterpret_cast<const float*>(DataOf(t));
-    const int64_t count = SizeOf(t);
-    if (count == n) {
-      layout[l] = LeafLayout::kFull;
-      continue;
-    }
-    if (count == 1) {
-      layout[l] = LeafLayout::kScalar;
+    layout[l] = segments->layouts[tensor_leaf++];
+    if (layout[l] == SegmentLayout::kScalar || layout[l] == SegmentLayout::kColumn) {
       scalar_leaves |= 1u << l;
-      continue;
     }
-    // A row: its shape without leading 1s is the result's last axes.
-    absl::Span<const int64_t> s = ShapeOf(t);
-    while (!s.empty() && s.front() == 1) s.remove_prefix(1);
-    const absl::Span<const int64_t> tail = absl::MakeConstSpan(shape).last(s.size());
-    if (s != tail || (row != 0 && row != count)) return false;
-    row = count;
-    layout[l] = LeafLayout::kRow;
+    if (layout[l] == SegmentLayout::kColumn) column[l] = SizeOf(t);
   }
 
   if (!cache.looked_up || cache.scalar_leaves != scalar_leaves) {
@@ -128,16 +127,24 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
   // The kernel and every pointer are ready: ranges of elements (or of whole
   // rows) may run on the pool's threads, each writing its own part of `out`
   // (in place, each part reads its own part of the leaf it overwrites).
-  // Full leaves advance with the range, by floats or (bool leaves) bytes;
+  // Full leaves advance with the range (start: an element), columns with
+  // the segment (an element per segment), by floats or (bool leaves) bytes;
   // rows and scalars stay.
   auto advance = [&](std::array<const float*, jit::Jit::kMaxFusedLeaves>& at, int64_t start) {
     for (size_t l = 0; l < leaves; ++l) {
-      if (layout[l] != LeafLayout::kFull) continue;
+      int64_t offset;
+      if (layout[l] == SegmentLayout::kFull) {
+        offset = start;
+      } else if (layout[l] == SegmentLayout::kColumn) {
+        offset = start / row % column[l];
+      } else {
+        continue;
+      }
       if (program.leaves[l].kind == FusedLeaf::Kind::kBool) {
         const auto* bytes = reinterpret_cast<const uint8_t*>(inputs[l]);
-        at[l] = reinterpret_cast<const float*>(bytes + start);
+        at[l] = reinterpret_cast<const float*>(bytes + offset);
       } else {
-        at[l] = inputs[l] + start;
+        at[l] = inputs[l] + offset;
       }
     }
   };
@@ -152,7 +159,7 @@ bool RunFused(TensorContext& cx, const FusedProgram& program, FusedKernelCache& 
     // 64-element boundaries: whole cache lines of the output and bool leaves.
     cx.ForRanges(n, 64, min_range, run);
   } else {
-    // One call per row.
+    // One call per segment.
     auto run = [&](int, int64_t first, int64_t last) {
       std::array<const float*, jit::Jit::kMaxFusedLeaves> at = inputs;
       for (int64_t r = first; r < last; ++r) {

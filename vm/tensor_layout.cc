@@ -8,7 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "vm/kernels/elementwise.h"
+#include "vm/kernels/transpose.h"
 #include "vm/tensor_ops.h"
 
 namespace alea::vm {
@@ -41,6 +41,27 @@ char* ElementAt(Object* t, int64_t index) {
 Object* Shared(const Object* x) {
   Retain(FromObject(x));
   return const_cast<Object*>(x);
+}
+
+// x's elements [offset, offset + count) as a tensor of `shape`: a view
+// (TensorHead::kViewOfTensor, nothing copied) when it keeps at least half
+// of the memory it pins alive, else a copy (counted by --stats): a small
+// slice should not hold a large tensor's elements alive, as NumPy's views
+// do. A view of a view reads the first one's base.
+Object* Part(TensorContext& cx, const Object* x, absl::Span<const int64_t> shape, int64_t offset,
+             int64_t count) {
+  const DType dtype = DTypeOf(x);
+  Object* base =
+      Head(x)->host_view == TensorHead::kViewOfTensor ? BaseOf(x) : const_cast<Object*>(x);
+  if (count > 0 && count * 2 >= SizeOf(base)) {
+    Object* out = cx.heap().NewTensorViewOf(base, dtype, shape, ElementAt(x, offset));
+    if (out != nullptr) return out;
+    return cx.OutOfMemory();
+  }
+  Object* out = cx.New(dtype, shape);
+  if (out == nullptr) return nullptr;
+  CopyElements(dtype, DataOf(out), ElementAt(x, offset), count);
+  return cx.Copied(out);
 }
 
 }  // namespace
@@ -162,8 +183,8 @@ Object* Reshape(TensorContext& cx, TensorArg x, absl::Span<const int64_t> shape)
     std::copy(out_shape.begin(), out_shape.end(), ShapeData(x.tensor));
     return x.tensor;
   }
-  Object* out = cx.New(DTypeOf(x.tensor), out_shape);
-  if (out != nullptr) CopyElements(DTypeOf(out), DataOf(out), DataOf(x.tensor), size);
+  // Another rank, or a tensor shared: the same elements, read in place.
+  Object* out = Part(cx, x.tensor, out_shape, 0, size);
   if (x.owned) cx.heap().Release(x.tensor);
   return out;
 }
@@ -172,30 +193,27 @@ Object* Transpose(TensorContext& cx, const Object* x) {
   const int rank = RankOf(x);
   if (rank <= 1) return Shared(x);
   const absl::Span<const int64_t> shape = ShapeOf(x);
-  // The output's axis j is the input's axis rank-1-j: the input's contiguous
-  // strides, reversed, read it in the output's row-major order.
+  // The output's axis j is the input's axis rank-1-j, moved in tiles
+  // (kernels/transpose.h); ranges of the output's first axis on the
+  // threads, whole tiles each, at least 32K elements per range.
   Shape out_shape(shape.rbegin(), shape.rend());
-  Shape strides(rank);
-  int64_t stride = 1;
-  for (int axis = rank - 1; axis >= 0; --axis) {
-    strides[rank - 1 - axis] = stride;
-    stride *= shape[axis];
-  }
   Object* out = cx.New(DTypeOf(x), out_shape);
   if (out == nullptr) return nullptr;
-  kernels::Gather(DTypeOf(x), out_shape, kernels::Strided{DataOf(x), strides}, DataOf(out));
-  return out;
+  const int64_t rows = shape.back();
+  const int64_t row_elements = rows > 0 ? SizeOf(x) / rows : 0;
+  cx.ForRanges(rows, 32, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, row_elements)),
+               [&](int, int64_t begin, int64_t end) {
+                 kernels::TransposeReversed(DTypeOf(x), shape, DataOf(x), DataOf(out), begin, end);
+               });
+  return cx.Copied(out);
 }
 
 Object* Index(TensorContext& cx, const Object* x, int64_t i) {
   const absl::Span<const int64_t> shape = ShapeOf(x);
   if (shape.empty()) return cx.Fail(RuntimeErrorId::kIndexScalarTensor, "index");
   if (i < 0 || i >= shape[0]) return cx.Fail(RuntimeErrorId::kTensorIndex, i, shape[0]);
-  Object* out = cx.New(DTypeOf(x), shape.subspan(1));
-  if (out == nullptr) return nullptr;
-  const int64_t inner = SizeOf(out);
-  CopyElements(DTypeOf(x), DataOf(out), ElementAt(x, i * inner), inner);
-  return out;
+  const int64_t inner = CountFrom(shape, 1);
+  return Part(cx, x, shape.subspan(1), i * inner, inner);
 }
 
 Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi) {
@@ -209,11 +227,8 @@ Object* Slice(TensorContext& cx, const Object* x, int64_t lo, int64_t hi) {
   if (from == 0 && to == shape[0]) return Shared(x);
   Shape out_shape(shape.begin(), shape.end());
   out_shape[0] = to - from;
-  Object* out = cx.New(DTypeOf(x), out_shape);
-  if (out == nullptr) return nullptr;
   const int64_t inner = CountFrom(shape, 1);
-  CopyElements(DTypeOf(x), DataOf(out), ElementAt(x, from * inner), SizeOf(out));
-  return out;
+  return Part(cx, x, out_shape, from * inner, (to - from) * inner);
 }
 
 Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t axis) {
@@ -258,7 +273,7 @@ Object* Concat(TensorContext& cx, absl::Span<const Object* const> xs, int64_t ax
     }
     offset += chunk;
   }
-  return out;
+  return cx.Copied(out);
 }
 
 std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> shape,

@@ -228,44 +228,83 @@ const void* At(const Object* t, Operand layout, int64_t begin) {
 }
 
 // The JIT's kernel for an f32 elementwise op whose operands each map onto
-// the output one to one (as many elements as it) or are one broadcast
-// element; false when there is no JIT or no such layout (the reference runs).
+// the output one to one (as many elements as it), are one broadcast element,
+// or, a segment of the output at a time (SegmentLayouts), a row repeated or
+// a column's element broadcast along the segment; false when there is no
+// JIT or no such layout (the reference runs).
 bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Object* a,
                   const Object* b, Object* out) {
   const int64_t n = SizeOf(out);
   if (cx.jit() == nullptr || dtype != DType::kF32 || n < 2) return false;
-  const Operand la = OperandLayout(a, n), lb = OperandLayout(b, n);
+  const std::optional<Segments> segments = SegmentLayouts({ShapeOf(a), ShapeOf(b)}, ShapeOf(out));
+  if (!segments) return false;
+  // Within one call (a segment, or the whole output) a row is a vector and a
+  // column a scalar.
+  auto is_vector = [](SegmentLayout l) {
+    return l == SegmentLayout::kFull || l == SegmentLayout::kRow;
+  };
+  const SegmentLayout la = segments->layouts[0], lb = segments->layouts[1];
   jit::Layout layout;
-  if (la == Operand::kVector && lb == Operand::kVector) {
+  if (is_vector(la) && is_vector(lb)) {
     layout = jit::Layout::kVectorVector;
-  } else if (la == Operand::kVector && lb == Operand::kScalar) {
+  } else if (is_vector(la)) {
     layout = jit::Layout::kVectorScalar;
-  } else if (la == Operand::kScalar && lb == Operand::kVector) {
+  } else if (is_vector(lb)) {
     layout = jit::Layout::kScalarVector;
   } else {
     return false;
   }
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
+  const int64_t length = segments->length;
+  // An operand's first element for the output's elements from `begin` (a
+  // segment's first when there are segments).
+  auto at = [&](const Object* t, SegmentLayout l, int64_t begin) {
+    const float* p = static_cast<const float*>(DataOf(t));
+    switch (l) {
+      case SegmentLayout::kFull:
+        return p + begin;
+      case SegmentLayout::kColumn:
+        return p + begin / length % SizeOf(t);
+      case SegmentLayout::kScalar:
+      case SegmentLayout::kRow:
+        break;
+    }
+    return p;
+  };
+  // Calls the kernel over ranges of elements, or of whole segments (one
+  // call each), on the pool's threads.
+  auto run = [&](int64_t min_range, auto&& call) {
+    if (length == 0) {
+      cx.ForRanges(n, kElementAlign, min_range, [&](int, int64_t begin, int64_t end) {
+        call(at(a, la, begin), at(b, lb, begin), begin, end - begin);
+      });
+      return;
+    }
+    cx.ForRanges(n / length, 1, std::max<int64_t>(1, min_range / length),
+                 [&](int, int64_t first, int64_t last) {
+                   for (int64_t r = first; r < last; ++r) {
+                     const int64_t begin = r * length;
+                     call(at(a, la, begin), at(b, lb, begin), begin, length);
+                   }
+                 });
+  };
   // The kernel is fetched here, on the VM's thread: the Jit is not
   // thread-safe, the kernels it returns are.
   if (kernels::IsComparison(op)) {
     jit::CompareF32Fn fn = cx.jit()->CompareF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, ThreadPool::MinRange(kCheapNs),
-                 [&](int, int64_t begin, int64_t end) {
-                   fn(static_cast<const float*>(At(a, la, begin)),
-                      static_cast<const float*>(At(b, lb, begin)),
-                      reinterpret_cast<uint8_t*>(o + begin * out_bytes), end - begin);
-                 });
+    run(ThreadPool::MinRange(kCheapNs),
+        [&](const float* x, const float* y, int64_t begin, int64_t count) {
+          fn(x, y, reinterpret_cast<uint8_t*>(o + begin * out_bytes), count);
+        });
   } else {
     jit::BinaryF32Fn fn = cx.jit()->BinaryF32(op, layout);
     if (fn == nullptr) return false;
     jit::Jit::KernelTimer timer(*cx.jit());
-    cx.ForRanges(n, kElementAlign, MinRange(op, true), [&](int, int64_t begin, int64_t end) {
-      fn(static_cast<const float*>(At(a, la, begin)), static_cast<const float*>(At(b, lb, begin)),
-         reinterpret_cast<float*>(o + begin * out_bytes), end - begin);
+    run(MinRange(op, true), [&](const float* x, const float* y, int64_t begin, int64_t count) {
+      fn(x, y, reinterpret_cast<float*>(o + begin * out_bytes), count);
     });
   }
   return true;
@@ -615,6 +654,54 @@ Object* MatMul(TensorContext& cx, const Object* x, const Object* y) {
     });
   }
   return overflow.load(std::memory_order_relaxed) ? FailMatMulOverflow() : out;
+}
+
+Object* MatMulTransposed(TensorContext& cx, const Object* x, bool x_t, const Object* y, bool y_t) {
+  // The transpose of a 0-d or 1-d tensor is itself.
+  x_t = x_t && RankOf(x) >= 2;
+  y_t = y_t && RankOf(y) >= 2;
+  // The operands' shapes after the transposes, when both are matrices or
+  // vectors (a batch, or a transposed rank > 2, takes the general path).
+  auto logical = [](const Object* t, bool transposed) {
+    const absl::Span<const int64_t> s = ShapeOf(t);
+    return transposed ? Shape(s.rbegin(), s.rend()) : Shape(s.begin(), s.end());
+  };
+  const Shape sx = logical(x, x_t), sy = logical(y, y_t);
+  jit::Jit* jit = cx.jit();
+  const bool direct = (x_t || y_t) && jit != nullptr && jit->available() &&
+                      DTypeOf(x) == DType::kF32 && DTypeOf(y) == DType::kF32 && !sx.empty() &&
+                      !sy.empty() && sx.size() <= 2 && sy.size() <= 2 && sx.back() == sy[0];
+  if (direct) {
+    const int64_t m = sx.size() == 1 ? 1 : sx[0];
+    const int64_t k = sx.back();
+    const int64_t n = sy.size() == 1 ? 1 : sy[1];
+    Shape shape;
+    if (sx.size() == 2) shape.push_back(m);
+    if (sy.size() == 2) shape.push_back(n);
+    Object* out = cx.New(DType::kF32, shape);
+    if (out == nullptr) return nullptr;
+    if (SizeOf(out) == 0) return out;
+    ThreadPool* pool = cx.pool() != nullptr && cx.pool()->threads() > 1 ? cx.pool() : nullptr;
+    jit::Jit::KernelTimer timer(*jit);
+    if (jit->MatMulF32(m, k, n, {static_cast<const float*>(DataOf(x)), x_t},
+                       {static_cast<const float*>(DataOf(y)), y_t}, ElementsOf<float>(out), pool)) {
+      return out;
+    }
+    cx.heap().Release(out);
+  }
+  // The general path: the transposes made (and counted as copies), then
+  // MatMul with its checks and errors.
+  Object* tx = x_t ? Transpose(cx, x) : nullptr;
+  if (x_t && tx == nullptr) return nullptr;
+  Object* ty = y_t ? Transpose(cx, y) : nullptr;
+  if (y_t && ty == nullptr) {
+    if (tx != nullptr) cx.heap().Release(tx);
+    return nullptr;
+  }
+  Object* out = MatMul(cx, tx != nullptr ? tx : x, ty != nullptr ? ty : y);
+  if (tx != nullptr) cx.heap().Release(tx);
+  if (ty != nullptr) cx.heap().Release(ty);
+  return out;
 }
 
 }  // namespace alea::vm

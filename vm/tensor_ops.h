@@ -60,6 +60,13 @@ class TensorContext {
   // or an invalid shape: kBadShape) with the failure recorded.
   Object* New(DType dtype, absl::Span<const int64_t> shape);
 
+  // Counts a result whose elements were copied from an operand unchanged,
+  // only to lay them out anew (Stats::bytes_copied): so a hidden copy shows
+  // in `--stats`. Returns `t` for `return cx.Copied(out)`.
+  Object* Copied(Object* t) {
+    if (t != nullptr) heap_.CountCopy(static_cast<uint64_t>(SizeOf(t)) * ElementBytes(DTypeOf(t)));
+    return t;
+  }
   // Records a run-time error; returns nullptr for `return cx.Fail(...)`.
   template <typename... Args>
   std::nullptr_t Fail(RuntimeErrorId id, const Args&... args) {
@@ -120,11 +127,37 @@ std::optional<AxisView> ViewAround(TensorContext& cx, absl::Span<const int64_t> 
 
 // ---- Elementwise (tensor_ops.cc) ----
 // a op b, broadcasting; both have one dtype (the compiler guarantees it).
-// f32 operands that are contiguous or a broadcast scalar run on the JIT's
-// kernel when the context has a JIT (bitwise equal to the reference).
+// f32 operands that are contiguous, a broadcast scalar, or a row or column
+// broadcast (SegmentLayouts) run on the JIT's kernel when the context has a
+// JIT (bitwise equal to the reference).
 // Comparisons give bool. Integer division by zero: kDivisionByZero. The
 // operator's spelling (kernels::Spelling) names it in kBroadcast.
 Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b);
+
+// How an elementwise operand's elements meet a result of n elements seen as
+// n / length segments of `length` (tensor_segments.cc): the JIT's kernels
+// read only contiguous runs and broadcast scalars, so a row or column
+// broadcast runs them once per segment instead of falling back to the
+// reference's strided walk (or to materializing the broadcast).
+enum class SegmentLayout : uint8_t {
+  kFull,    // one element per result element: segment r at r * length
+  kScalar,  // one element for all
+  kRow,     // the result's trailing axes (`length` elements), every segment
+  kColumn,  // one element per segment, broadcast along it: segment r reads
+            // element r % count (the operand varies only with the leading axes)
+};
+struct Segments {
+  // 0: only kFull and kScalar operands (one run of n); else the one segment
+  // length that every kRow and kColumn operand agrees on.
+  int64_t length = 0;
+  absl::InlinedVector<SegmentLayout, 4> layouts;
+};
+// The layouts of operands of these shapes against `result` (their
+// broadcast, non-empty), or nullopt when one fits none of them (or rows and
+// columns disagree on the length): the caller then runs the reference's
+// general strided walk.
+std::optional<Segments> SegmentLayouts(absl::Span<const absl::Span<const int64_t>> operands,
+                                       absl::Span<const int64_t> result);
 Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x);
 // A 0-d tensor of `dtype` from a scalar operand: an Int (`is_float` false)
 // or a Float's bits. f32 rounds (to nearest even) either; i32 and u32 take an
@@ -147,12 +180,24 @@ Object* Cast(TensorContext& cx, TensorArg x, DType dtype);
 // the element. `ddof`: var's and std's.
 Object* Reduce(TensorContext& cx, kernels::ReduceOp op, const Object* x,
                std::optional<int64_t> axis, int64_t ddof = 0);
+// Reduce(transpose(x), op, axis) without making the transpose: x reduced
+// along the mirrored axis (each output reduces the same sequence in the same
+// order, so the same bits), the result transposed back when it has two axes
+// or more. Where the errors would name x's layout instead (an i32 sum or
+// product's overflowing element, an empty tensor's shape, a dtype the op
+// does not take), the transpose is made and Reduce runs as written.
+Object* ReduceTransposed(TensorContext& cx, kernels::ReduceOp op, const Object* x, int64_t axis);
 // scipy.special.softmax of an f32 tensor along `axis` (kernels/reduce.h's
 // steps), the same shape.
 Object* Softmax(TensorContext& cx, const Object* x, int64_t axis);
 // x @ y with NumPy's matmul rules: 1-d operands are promoted (and the added
 // axis removed from the result), leading axes broadcast as batches.
 Object* MatMul(TensorContext& cx, const Object* x, const Object* y);
+// transpose(x) @ y, x @ transpose(y) or both (x_t, y_t say which), the same
+// result and errors as MatMul of the transposed tensors. f32 matrices on the
+// JIT read a transposed operand in place while packing (no copy of it); any
+// other case makes the transpose first.
+Object* MatMulTransposed(TensorContext& cx, const Object* x, bool x_t, const Object* y, bool y_t);
 
 // ---- Fused programs (tensor_fused.cc) ----
 // A FUSED_T site's kernel, looked up again only when the leaves' layout
@@ -163,9 +208,10 @@ struct FusedKernelCache {
   void* kernel = nullptr;  // a jit::FusedF32Fn
 };
 // FUSED_T's one pass (opcodes.def): true with *result set when the JIT has a
-// kernel and every tensor leaf has the result's shape, one element, or the
-// result's trailing axes (a row repeated); the moved leaves are consumed and
-// their registers cleared. False changes nothing: the unfused block runs
+// kernel and every tensor leaf has the result's shape, one element, the
+// result's trailing axes (a row repeated), or a column (one element per row,
+// as `x - reshape(m, [n, 1])`: SegmentLayouts); the moved leaves are
+// consumed and their registers cleared. False changes nothing: the unfused block runs
 // (it reports shapes that do not broadcast, and running out of memory).
 // `site` (>= 1) keeps the result's buffer between executions
 // (Heap::NewTensorAt).

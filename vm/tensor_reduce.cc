@@ -359,6 +359,34 @@ Object* Reduce(TensorContext& cx, ReduceOp op, const Object* x, std::optional<in
   return out;
 }
 
+Object* ReduceTransposed(TensorContext& cx, ReduceOp op, const Object* x, int64_t axis) {
+  const int rank = RankOf(x);
+  const DType dtype = DTypeOf(x);
+  const bool as_written = rank < 2 || SizeOf(x) == 0 || !kernels::ReduceAccepts(op, dtype) ||
+                          (dtype == DType::kI32 && (op == ReduceOp::kSum || op == ReduceOp::kProd));
+  if (as_written) {
+    Object* t = Transpose(cx, x);
+    if (t == nullptr) return nullptr;
+    Object* out = Reduce(cx, op, t, axis);
+    cx.heap().Release(t);
+    return out;
+  }
+  // The transpose's axis a is x's axis rank - 1 - a; ViewAround's error,
+  // naming the transpose's shape.
+  const int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    const absl::Span<const int64_t> shape = ShapeOf(x);
+    return cx.Fail(RuntimeErrorId::kAxisOutOfRange, axis,
+                   ShapeString(Shape(shape.rbegin(), shape.rend())));
+  }
+  Object* out = Reduce(cx, op, x, rank - 1 - a);
+  if (out == nullptr || RankOf(out) < 2) return out;
+  // x without that axis, reversed, is the transpose without axis a.
+  Object* t = Transpose(cx, out);
+  cx.heap().Release(out);
+  return t;
+}
+
 Object* Softmax(TensorContext& cx, const Object* x, int64_t axis) {
   const absl::Span<const int64_t> shape = ShapeOf(x);
   const std::optional<AxisView> view = ViewAround(cx, shape, axis);

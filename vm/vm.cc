@@ -1,6 +1,7 @@
 #include "vm/vm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -515,7 +516,16 @@ Object* Vm::StrOf(Value v, uint32_t type) {
   return heap_.NewStr(text);
 }
 
+namespace {
+int64_t NowNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 void Vm::BeginRun() {
+  if (run_depth_++ == 0 && kernel_timing_) run_start_nanos_ = NowNanos();
   error_.reset();
   const uint64_t budget = limits_.max_instructions;
   instruction_limit_ =
@@ -523,6 +533,9 @@ void Vm::BeginRun() {
 }
 
 absl::Status Vm::FinishRun(bool ok) {
+  if (--run_depth_ == 0 && kernel_timing_) {
+    run_nanos_ += static_cast<uint64_t>(NowNanos() - run_start_nanos_);
+  }
   FlushOutput();
   if (ok) return absl::OkStatus();
   const std::string& msg = error_->message;
@@ -625,6 +638,8 @@ Stats Vm::stats() const {
   s.allocations = heap_.allocations();
   s.peak_heap_bytes = heap_.peak_bytes();
   s.heap_bytes_live = heap_.bytes_live();
+  s.run_nanos = run_nanos_;
+  s.bytes_copied = heap_.bytes_copied();
   if (jit_ != nullptr) {
     s.jit_kernels = static_cast<uint64_t>(jit_->stats().kernels_compiled);
     s.jit_compile_nanos = static_cast<uint64_t>(jit_->stats().compile_nanos);

@@ -63,6 +63,14 @@ struct Stats {
   uint64_t jit_kernels = 0;        // tensor kernels the JIT compiled
   uint64_t jit_compile_nanos = 0;  // time spent compiling them
   uint64_t jit_kernel_nanos = 0;   // time spent running them (with SetKernelTiming)
+  // Time inside RunMain, RunInit and Call (with SetKernelTiming): what the
+  // program took, of which jit_kernel_nanos in kernels; the rest is the
+  // interpreter, reference kernels and copies.
+  uint64_t run_nanos = 0;
+  // Tensor element bytes copied only to change their layout (transpose,
+  // concat, stack, roll, a row or slice of less than half a tensor): a
+  // hidden copy in a tensor expression shows here.
+  uint64_t bytes_copied = 0;
 };
 
 class Vm {
@@ -283,6 +291,11 @@ class Vm {
   bool jit_avx512_ = true;
   ThreadPool pool_;
   bool kernel_timing_ = false;
+  // Stats::run_nanos: runs in progress (a host function may Call back in;
+  // only the outermost run is timed) and when the outermost began.
+  int run_depth_ = 0;
+  int64_t run_start_nanos_ = 0;
+  uint64_t run_nanos_ = 0;
   std::unique_ptr<jit::Jit> jit_;                // created by TensorJit
   std::vector<FusedKernelCache> fused_kernels_;  // one per module.fused program
   std::function<void(absl::string_view)> sink_;

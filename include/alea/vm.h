@@ -240,6 +240,9 @@ struct Stats {
   uint64_t allocations = 0;
   uint64_t peak_heap_bytes = 0;
   uint64_t heap_bytes_live = 0;
+  // Tensor element bytes copied only to change their layout (transpose,
+  // concat, stack, roll, a row or slice of less than half a tensor).
+  uint64_t bytes_copied = 0;
 };
 
 // A function of the loaded module, found by Vm::Find.

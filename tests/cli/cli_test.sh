@@ -172,6 +172,26 @@ expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocatio
   -- run --stats "$tmp/tensor.alea"
 expect 0 '^300\.0$' '0 JIT kernels compiled' -- run --stats --no-jit "$tmp/tensor.alea"
 expect 0 '^300\.0$' 'ms in JIT kernels$' -- run --stats "$tmp/tensor.alea"
+# The second line: the run's time, the part outside JIT kernels, and the
+# bytes copied only to change a layout: none for a fused chain, every
+# element for a transpose (4 bytes x 2 x 3 here) and for a row x[i].
+expect 0 '^300\.0$' '^stats: [0-9.]+ ms running, [0-9.]+ ms outside JIT kernels, 0 bytes copied$' \
+  -- run --stats "$tmp/tensor.alea"
+printf 'fn main() = print(transpose(ones([2, 3]))[1])\n' >"$tmp/copies.alea"
+for flags in "" "--no-jit"; do
+  # shellcheck disable=SC2086  # $flags: no option or one
+  expect 0 '^\[1\. 1\.\]$' '^stats: .* outside JIT kernels, 32 bytes copied$' \
+    -- run --stats $flags "$tmp/copies.alea"
+done
+# `x @ transpose(y)` reads y in place on the JIT (no bytes copied); without
+# it the transpose is made first (4 x 3 f32: 48 bytes).
+printf 'fn main() { let x = ones([3, 4]); print(sum(x @ transpose(x))) }\n' >"$tmp/mt.alea"
+expect 0 '^36\.0$' '^stats: .* 48 bytes copied$' -- run --stats --no-jit "$tmp/mt.alea"
+mt_stats=$("$alea" run --stats "$tmp/mt.alea" 2>&1 >/dev/null)
+if [[ $mt_stats != *" 0 JIT kernels compiled"* && $mt_stats != *" 0 bytes copied"* ]]; then
+  echo "FAIL: x @ transpose(x) copied its operand on the JIT: $mt_stats"
+  failures=$((failures + 1))
+fi
 # A steady-state loop of tensor ops allocates nothing (docs/decisions.md "The
 # JIT and fusion", output buffers per site): the same allocations for 10
 # steps as for 500. `acc` is updated in place; `y` is new each step and dies

@@ -290,10 +290,10 @@ TEST_P(TensorFusedWhere, DeclinesWhatABoolLeafCannotBe) {
   }
   {
     std::vector<Value> regs = Regs();
-    regs[0] = FromObject(Bool({8, 1}, rng));  // a column
-    regs[1] = FromObject(F32({8, 9}, rng));
+    regs[0] = FromObject(Bool({2, 1, 9}, rng));  // an interior broadcast
+    regs[1] = FromObject(F32({2, 7, 9}, rng));
     regs[2] = FromFloat(1.0);
-    ExpectDeclines(*cx_, p, regs.data(), "a bool column");
+    ExpectDeclines(*cx_, p, regs.data(), "a bool interior broadcast");
     ReleaseTensorRegs(p, regs.data());
   }
   {

@@ -1,5 +1,5 @@
 // vm/tensor_ops.h "Shapes and creation" (vm/tensor_layout.cc), called
-// directly on a Heap: values, shapes, error messages, in-place reshape, and
+// directly on a Heap: values, shapes, error messages, in-place reshape, views, and
 // that every path releases what it should (bytes_live back to 0).
 #include <gtest/gtest.h>
 
@@ -216,17 +216,21 @@ TEST_F(TensorLayout, ReshapeInPlace) {
   EXPECT_EQ(Shape(y), same_rank);
   EXPECT_EQ(Floats(y), (std::vector<float>{0, 1, 2, 3, 4, 5}));
 
-  // A shared operand is copied, and only the passed reference dropped.
+  // A shared operand is read in place (a view holding its own reference to
+  // it), and only the passed reference dropped.
   Retain(FromObject(y));
   const std::vector<int64_t> back = {2, -1};
   Object* w = Reshape(cx_, {y, true}, back);
   EXPECT_NE(w, y);
-  EXPECT_EQ(y->refcount, 1u);
+  EXPECT_EQ(BaseOf(w), y);
+  EXPECT_EQ(y->refcount, 2u);
   EXPECT_EQ(Shape(w), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(Floats(w), Floats(y));
   Release(w);
+  EXPECT_EQ(y->refcount, 1u);
 
-  // Another rank needs a new header: copied, and the operand released.
+  // Another rank needs a new header: a view, and the operand's reference
+  // handed to it.
   const std::vector<int64_t> other_rank = {6};
   Object* z = Reshape(cx_, {y, true}, other_rank);
   EXPECT_EQ(Shape(z), other_rank);
@@ -406,6 +410,47 @@ TEST_F(TensorLayout, Concat) {
   Release(r);
   Release(t);
   Release(f);
+}
+
+// A reshape, and a row or slice of at least half a tensor, read its
+// elements in place (a view holding a reference to the base; nothing
+// copied); a smaller part is copied, so that it does not keep the whole
+// alive. Views are never written in place, and a view of a view reads the
+// first one's base.
+TEST_F(TensorLayout, ViewsShareTheElements) {
+  Object* x = Iota({4, 3});
+  const uint64_t copied = heap_.bytes_copied();
+  const std::vector<int64_t> flat = {12};
+  Object* r = Reshape(cx_, {x, false}, flat);
+  EXPECT_EQ(DataOf(r), DataOf(x));
+  EXPECT_EQ(Head(r)->host_view, TensorHead::kViewOfTensor);
+  EXPECT_EQ(BaseOf(r), x);
+  EXPECT_EQ(x->refcount, 2u);
+  EXPECT_FALSE(IsReusable(r));
+  Object* s = Slice(cx_, x, 1, 3);  // 6 of 12: a view
+  EXPECT_EQ(DataOf(s), ElementsOf<float>(x) + 3);
+  EXPECT_EQ(Floats(s), (std::vector<float>{3, 4, 5, 6, 7, 8}));
+  Object* t = Reshape(cx_, {s, false}, std::vector<int64_t>{3, 2});  // a view of a view
+  EXPECT_EQ(BaseOf(t), x);
+  EXPECT_EQ(Floats(t), (std::vector<float>{3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(x->refcount, 4u);
+  EXPECT_EQ(heap_.bytes_copied(), copied);
+  Object* row = Index(cx_, x, 2);  // 3 of 12: copied
+  EXPECT_NE(Head(row)->host_view, TensorHead::kViewOfTensor);
+  EXPECT_EQ(Floats(row), (std::vector<float>{6, 7, 8}));
+  EXPECT_EQ(heap_.bytes_copied(), copied + 12);
+  // An owned view is not written in place: the result is new, x unchanged.
+  Object* sum = Binary(cx_, kernels::BinaryOp::kAdd, {t, true}, {t, false});
+  ASSERT_NE(sum, nullptr);
+  EXPECT_NE(DataOf(sum), DataOf(s));
+  EXPECT_EQ(Floats(sum), (std::vector<float>{6, 8, 10, 12, 14, 16}));
+  EXPECT_EQ(Floats(s), (std::vector<float>{3, 4, 5, 6, 7, 8}));
+  // Released in any order, the base goes with its last view.
+  Release(x);
+  Release(row);
+  Release(sum);
+  Release(r);
+  Release(s);
 }
 
 TEST_F(TensorLayout, OutOfMemory) {

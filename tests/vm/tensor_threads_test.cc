@@ -248,15 +248,21 @@ bool UnarySplits(UnaryOp op, int64_t n, bool jit) {
 }
 
 TEST_P(TensorThreads, ElementwiseF32) {
-  // Vector-vector, vector-scalar, scalar-vector (split), a general
-  // broadcast (one thread), and sizes too small to split.
+  // Vector-vector, vector-scalar, scalar-vector (split), a row and a
+  // column broadcast (split by rows on the JIT, the reference's general
+  // walk on one thread), and sizes too small to split.
   struct Case {
     Dims a, b;
     bool splits;
+    bool splits_on_jit = false;
   };
-  const Case cases[] = {{{600011}, {600011}, true}, {{3, 200003}, {1}, true},
-                        {{}, {2, 300007}, true},    {{400, 501}, {501}, false},
-                        {{1000}, {1000}, false},    {{1}, {1}, false}};
+  const Case cases[] = {{{600011}, {600011}, true},
+                        {{3, 200003}, {1}, true},
+                        {{}, {2, 300007}, true},
+                        {{400, 1501}, {1501}, false, true},
+                        {{400, 1}, {400, 1501}, false, true},
+                        {{1000}, {1000}, false},
+                        {{1}, {1}, false}};
   uint32_t seed = 1;
   for (const Case& c : cases) {
     Object* a = F32(c.a, seed++);
@@ -267,7 +273,7 @@ TEST_P(TensorThreads, ElementwiseF32) {
           [&](TensorContext& cx) {
             return Binary(cx, op, {a, false}, {b, false});
           },
-          c.splits);
+          c.splits || (c.splits_on_jit && jit() != nullptr));
     }
     for (UnaryOp op : kF32Unary) {
       ExpectSameOnEveryPool(

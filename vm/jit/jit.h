@@ -149,6 +149,16 @@ class Jit {
   // the result is the same bits for any thread count.
   bool MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float* b, float* out,
                  ThreadPool* pool = nullptr, Isa isa = Isa::kAuto);
+  // The same product with either operand stored transposed (`transposed`:
+  // a given as the row-major [k, m] of its transpose, b as [n, k]), read in
+  // place while packing: `x @ transpose(y)` needs no copy of y. The same
+  // bits as the product of the copied operands.
+  struct MatMulOperand {
+    const float* data;
+    bool transposed;
+  };
+  bool MatMulF32(int64_t m, int64_t k, int64_t n, MatMulOperand a, MatMulOperand b, float* out,
+                 ThreadPool* pool = nullptr, Isa isa = Isa::kAuto);
   // The random kernel (see RandomKernel), or nullptr.
   RandomFn Random(RandomKernel kernel, Isa isa = Isa::kAuto);
 

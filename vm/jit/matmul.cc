@@ -191,25 +191,57 @@ void* CompileMicroKernel(asmjit::JitRuntime& runtime, const Plan& p, bool avx512
 
 int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
-// dst[k * mr + r] = a[r, k] over an mr x kc block of A (row stride lda),
-// rows past `rows` zero.
-void PackA(const float* a, int64_t lda, int64_t rows, int64_t kc, int mr, float* dst) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* src = a + r * lda;
-    for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = src[kk];
+// Where an operand's element [i, j] is: at i * rows + j * cols floats. A
+// row-major matrix of c columns is {c, 1}; one given as its transpose (the
+// row-major [c, r] of an r x c operand, as `x @ transpose(y)` has y) is
+// {1, r}. Packing copies every element into the panels anyway, so reading
+// a transposed operand in place costs no extra pass (and changes no bit:
+// the panels hold the same values).
+struct Strides {
+  int64_t rows, cols;
+};
+
+// dst[k * mr + r] = a[r, k] over an mr x kc block of A, rows past `rows`
+// zero. Loops in the order that reads A contiguously.
+void PackA(const float* a, Strides s, int64_t rows, int64_t kc, int mr, float* dst) {
+  if (s.cols == 1) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* src = a + r * s.rows;
+      for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = src[kk];
+    }
+  } else {
+    for (int64_t kk = 0; kk < kc; ++kk) {
+      const float* src = a + kk * s.cols;
+      for (int64_t r = 0; r < rows; ++r) dst[kk * mr + r] = src[r * s.rows];
+    }
   }
   for (int64_t r = rows; r < mr; ++r) {
     for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = 0.0f;
   }
 }
 
-// dst[k * nr + j] = b[k, j] over a kc x nr block of B (row stride ldb),
-// columns past `cols` zero.
-void PackB(const float* b, int64_t ldb, int64_t cols, int64_t kc, int nr, float* dst) {
-  for (int64_t kk = 0; kk < kc; ++kk) {
-    std::memcpy(dst + kk * nr, b + kk * ldb, static_cast<size_t>(cols) * sizeof(float));
-    std::fill(dst + kk * nr + cols, dst + (kk + 1) * nr, 0.0f);
+// dst[k * nr + j] = b[k, j] over a kc x nr block of B, columns past `cols`
+// zero.
+void PackB(const float* b, Strides s, int64_t cols, int64_t kc, int nr, float* dst) {
+  if (s.cols == 1) {
+    for (int64_t kk = 0; kk < kc; ++kk) {
+      std::memcpy(dst + kk * nr, b + kk * s.rows, static_cast<size_t>(cols) * sizeof(float));
+      std::fill(dst + kk * nr + cols, dst + (kk + 1) * nr, 0.0f);
+    }
+    return;
   }
+  // B stored transposed: column j of B is a contiguous run over k. In steps
+  // of 16 k, so that the panel rows written (16 x nr floats) and the
+  // columns read (cols x 16 floats) both stay in L1.
+  constexpr int64_t kStep = 16;
+  for (int64_t k0 = 0; k0 < kc; k0 += kStep) {
+    const int64_t k1 = std::min(kc, k0 + kStep);
+    for (int64_t j = 0; j < cols; ++j) {
+      const float* src = b + j * s.cols;
+      for (int64_t kk = k0; kk < k1; ++kk) dst[kk * nr + j] = src[kk * s.rows];
+    }
+  }
+  for (int64_t kk = 0; kk < kc; ++kk) std::fill(dst + kk * nr + cols, dst + (kk + 1) * nr, 0.0f);
 }
 
 // Multiply-adds a range must have to be worth a thread
@@ -227,6 +259,7 @@ struct Product {
   const float* b;
   float* out;
   int64_t kc_max;
+  Strides sa, sb;
 };
 
 // Packs panels [first, last) of the B block at columns [jc, jc + nc), k
@@ -236,7 +269,8 @@ void PackBPanels(const Product& x, int64_t jc, int64_t nc, int64_t pc, int64_t k
   const int nr = x.p.nr();
   for (int64_t panel = first; panel < last; ++panel) {
     const int64_t jr = panel * nr;
-    PackB(x.b + pc * x.n + jc + jr, x.n, std::min<int64_t>(nr, nc - jr), kc, nr, b_pack + jr * kc);
+    PackB(x.b + pc * x.sb.rows + (jc + jr) * x.sb.cols, x.sb, std::min<int64_t>(nr, nc - jr), kc,
+          nr, b_pack + jr * kc);
   }
 }
 
@@ -253,8 +287,8 @@ void RunRows(const Product& x, int64_t r0, int64_t r1, int64_t jc, int64_t nc, i
   for (int64_t ic = r0; ic < r1; ic += p.mc) {
     const int64_t mc = std::min(p.mc, r1 - ic);
     for (int64_t ir = 0; ir < mc; ir += mr) {
-      PackA(x.a + (ic + ir) * x.k + pc, x.k, std::min<int64_t>(mr, mc - ir), kc, mr,
-            a_pack + ir * kc);
+      PackA(x.a + (ic + ir) * x.sa.rows + pc * x.sa.cols, x.sa, std::min<int64_t>(mr, mc - ir), kc,
+            mr, a_pack + ir * kc);
     }
     for (int64_t jr = 0; jr < nc; jr += nr) {
       const int64_t cols = std::min<int64_t>(nr, nc - jr);
@@ -309,6 +343,15 @@ int64_t WidestRange(int64_t n, int64_t align, int ranges) {
 
 bool Jit::MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float* b, float* out,
                     ThreadPool* pool, Isa isa) {
+  return MatMulF32(m, k, n, {a, false}, {b, false}, out, pool, isa);
+}
+
+bool Jit::MatMulF32(int64_t m, int64_t k, int64_t n, MatMulOperand a_op, MatMulOperand b_op,
+                    float* out, ThreadPool* pool, Isa isa) {
+  const float* a = a_op.data;
+  const float* b = b_op.data;
+  const Strides sa = a_op.transposed ? Strides{1, m} : Strides{k, 1};
+  const Strides sb = b_op.transposed ? Strides{1, k} : Strides{n, 1};
   Impl& state = impl();
   const bool avx512 = isa == Isa::kAvx512 || (isa == Isa::kAuto && state.avx512);
   const Plan p = PlanFor(avx512);
@@ -328,7 +371,7 @@ bool Jit::MatMulF32(int64_t m, int64_t k, int64_t n, const float* a, const float
   const int nr = p.nr();
   const int64_t k_blocks = (k + p.kc - 1) / p.kc;
   const int64_t kc_max = (k + k_blocks - 1) / k_blocks;
-  const Product x{p, kernel, m, k, n, a, b, out, kc_max};
+  const Product x{p, kernel, m, k, n, a, b, out, kc_max, sa, sb};
 
   // Rows or columns, whichever makes more ranges; columns on a tie: each
   // range then packs the B panels it reads into its own cache instead of

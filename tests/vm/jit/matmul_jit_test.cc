@@ -78,11 +78,14 @@ class MatMulJitTest : public testing::TestWithParam<Isa> {
   }
 
   // One product of random operands through the JIT and the reference.
-  // With a pool, its threads split the product (rows or columns).
-  void Check(const Shape& s, Values& values, double special_rate, ThreadPool* pool = nullptr) {
-    const std::string what =
-        absl::StrCat(Name(GetParam()), " m=", s.m, " k=", s.k, " n=", s.n,
-                     " special_rate=", special_rate, " threads=", pool ? pool->threads() : 0);
+  // With a pool, its threads split the product (rows or columns). a_t, b_t:
+  // the JIT is handed that operand stored transposed (read in place while
+  // packing), the reference the row-major one.
+  void Check(const Shape& s, Values& values, double special_rate, ThreadPool* pool = nullptr,
+             bool a_t = false, bool b_t = false) {
+    const std::string what = absl::StrCat(
+        Name(GetParam()), " m=", s.m, " k=", s.k, " n=", s.n, " special_rate=", special_rate,
+        " threads=", pool ? pool->threads() : 0, " transposed a=", a_t, " b=", b_t);
     const std::vector<float> a = values.Matrix(s.m * s.k, special_rate);
     const std::vector<float> b = values.Matrix(s.k * s.n, special_rate);
     const size_t size = static_cast<size_t>(s.m * s.n);
@@ -91,7 +94,18 @@ class MatMulJitTest : public testing::TestWithParam<Isa> {
 
     std::vector<float> out(size, FromBits(kGarbageBits));
     out.resize(size + kSentinels, FromBits(kSentinelBits));
-    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, a.data(), b.data(), out.data(), pool, GetParam()))
+    // [rows, cols] row-major, stored as its [cols, rows] transpose.
+    auto transposed = [](const std::vector<float>& x, int64_t rows, int64_t cols) {
+      std::vector<float> t(x.size());
+      for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) t[j * rows + i] = x[i * cols + j];
+      }
+      return t;
+    };
+    const std::vector<float> at = a_t ? transposed(a, s.m, s.k) : a;
+    const std::vector<float> bt = b_t ? transposed(b, s.k, s.n) : b;
+    ASSERT_TRUE(jit_.MatMulF32(s.m, s.k, s.n, {at.data(), a_t}, {bt.data(), b_t}, out.data(), pool,
+                               GetParam()))
         << what;
     int reported = 0;
     for (size_t i = 0; i < size && reported < 5; ++i) {
@@ -242,6 +256,22 @@ TEST_P(MatMulJitTest, NaNPayloadsAsTheReference) {
 
 // A Jit keeps its packing buffers across calls: shrinking and growing shapes
 // through one instance must not leak anything from one call into the next.
+// `x @ transpose(y)` and friends: an operand read transposed while packing
+// gives the same bits, across tile and block edges, k blocks and threads.
+TEST_P(MatMulJitTest, TransposedOperands) {
+  const Shape shapes[] = {{1, 1, 1},   {7, 11, 13},     {6, 5, 64},       {13, 9, 129},
+                          {1, 700, 3}, {145, 1100, 70}, {300, 1030, 301}, {20, 60, 4200}};
+  Values values(11);
+  ThreadPool pool(3);
+  for (const Shape& s : shapes) {
+    for (ThreadPool* threads : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      Check(s, values, 0.01, threads, true, false);
+      Check(s, values, 0.01, threads, false, true);
+      Check(s, values, 0.01, threads, true, true);
+    }
+  }
+}
+
 TEST_P(MatMulJitTest, ReusedAcrossShapes) {
   CheckAll({{300, 400, 200}, {3, 4, 5}, {200, 300, 400}, {29, 770, 65}}, 7);
 }
