@@ -140,9 +140,18 @@ void TensorContext::ForRanges(int64_t n, int64_t align, int64_t min_range,
   pool_->ParallelFor(n, align, min_range, body);
 }
 
-int TensorContext::RangesFor(int64_t n, int64_t align, int64_t min_range) const {
-  if (pool_ == nullptr || pool_->threads() < 2) return n > 0 ? 1 : 0;
-  return pool_->RangesFor(n, align, min_range);
+int64_t TensorContext::ForRangesUntil(int64_t n, int64_t align, int64_t min_range,
+                                      absl::FunctionRef<int64_t(int64_t, int64_t)> body) {
+  const int ranges =
+      pool_ == nullptr || pool_->threads() < 2 ? 1 : pool_->RangesFor(n, align, min_range);
+  std::vector<int64_t> stops(std::max(ranges, 1), -1);
+  ForRanges(n, align, min_range,
+            [&](int range, int64_t begin, int64_t end) { stops[range] = body(begin, end); });
+  // Ranges are consecutive and in index order, and each stops at its first.
+  for (const int64_t at : stops) {
+    if (at >= 0) return at;
+  }
+  return -1;
 }
 
 Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
@@ -312,12 +321,10 @@ bool RunJitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Ob
 
 // The reference kernel over the same one-to-one / scalar layouts, split
 // into 1-d ranges; false for any other layout (the caller runs the general
-// strided walk on one thread). *status: the error of the range that met one
-// first in index order (each range stops at its first), *overflow_at its
-// index, as one walk over the whole would report them.
+// strided walk on one thread). *stopped_at: where the walk over the whole
+// would have stopped (kernels::Binary), or -1.
 bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const Object* a,
-                    const Object* b, Object* out, kernels::KernelStatus* status,
-                    int64_t* overflow_at) {
+                    const Object* b, Object* out, int64_t* stopped_at) {
   const int64_t n = SizeOf(out);
   ThreadPool* pool = cx.pool();
   if (pool == nullptr || pool->RangesFor(n, kElementAlign, MinRange(op, false)) < 2) return false;
@@ -328,24 +335,14 @@ bool RunSplitBinary(TensorContext& cx, kernels::BinaryOp op, DType dtype, const 
   const absl::Span<const int64_t> sb = lb == Operand::kVector ? kOne : kZero;
   const int64_t out_bytes = ElementBytes(DTypeOf(out));
   char* o = static_cast<char*>(DataOf(out));
-  const int ranges = cx.RangesFor(n, kElementAlign, MinRange(op, false));
-  std::vector<kernels::KernelStatus> statuses(ranges, kernels::KernelStatus::kOk);
-  std::vector<int64_t> stops(ranges, -1);
-  cx.ForRanges(n, kElementAlign, MinRange(op, false), [&](int range, int64_t begin, int64_t end) {
-    const int64_t len[] = {end - begin};
-    int64_t at = -1;
-    statuses[range] =
+  *stopped_at =
+      cx.ForRangesUntil(n, kElementAlign, MinRange(op, false), [&](int64_t begin, int64_t end) {
+        const int64_t len[] = {end - begin};
+        int64_t at = -1;
         kernels::Binary(op, dtype, len, kernels::Strided{At(a, la, begin), sa},
                         kernels::Strided{At(b, lb, begin), sb}, o + begin * out_bytes, &at);
-    stops[range] = at < 0 ? -1 : begin + at;
-  });
-  *status = kernels::KernelStatus::kOk;
-  for (int range = 0; range < ranges; ++range) {  // ranges are in index order
-    if (statuses[range] == kernels::KernelStatus::kOk) continue;
-    *status = statuses[range];
-    *overflow_at = stops[range];
-    break;
-  }
+        return at < 0 ? -1 : begin + at;
+      });
   return true;
 }
 
@@ -371,27 +368,24 @@ Object* Binary(TensorContext& cx, kernels::BinaryOp op, TensorArg a, TensorArg b
                                              : cx.New(result, shape);
   if (out == nullptr) return nullptr;
   if (RunJitBinary(cx, op, dtype, a.tensor, b.tensor, out)) return owned.Keep(out);
-  kernels::KernelStatus status = kernels::KernelStatus::kOk;
-  int64_t overflow_at = -1;
+  int64_t stopped_at = -1;
   const Shape stride_a = BroadcastStrides(sa, shape.size());
   const Shape stride_b = BroadcastStrides(sb, shape.size());
-  if (!RunSplitBinary(cx, op, dtype, a.tensor, b.tensor, out, &status, &overflow_at)) {
-    status =
-        kernels::Binary(op, dtype, shape, kernels::Strided{DataOf(a.tensor), stride_a},
-                        kernels::Strided{DataOf(b.tensor), stride_b}, DataOf(out), &overflow_at);
+  if (!RunSplitBinary(cx, op, dtype, a.tensor, b.tensor, out, &stopped_at)) {
+    kernels::Binary(op, dtype, shape, kernels::Strided{DataOf(a.tensor), stride_a},
+                    kernels::Strided{DataOf(b.tensor), stride_b}, DataOf(out), &stopped_at);
   }
-  if (status == kernels::KernelStatus::kOk) return owned.Keep(out);
-  Object* failure = nullptr;
-  if (status == kernels::KernelStatus::kDivisionByZero) {
-    failure = cx.Fail(RuntimeErrorId::kDivisionByZero);
-  } else {
-    // The kernel stopped before writing the element, so an operand the
-    // output reuses still holds its value.
-    const int32_t x = ElementsOf<int32_t>(a.tensor)[OffsetOf(shape, stride_a, overflow_at)];
-    const int32_t y = ElementsOf<int32_t>(b.tensor)[OffsetOf(shape, stride_b, overflow_at)];
-    failure = cx.Fail(RuntimeErrorId::kTensorOverflow, kernels::Spelling(op),
-                      IndexString(shape, overflow_at), x, y);
-  }
+  if (stopped_at < 0) return owned.Keep(out);
+  // The kernel stopped before writing the element, so an operand the output
+  // reuses still holds its value; the divisor says why it stopped (only an
+  // integer `/` or `%` meets a zero, and only i32 overflows).
+  const int32_t x = ElementsOf<int32_t>(a.tensor)[OffsetOf(shape, stride_a, stopped_at)];
+  const int32_t y = ElementsOf<int32_t>(b.tensor)[OffsetOf(shape, stride_b, stopped_at)];
+  const bool division = op == kernels::BinaryOp::kDiv || op == kernels::BinaryOp::kRem;
+  Object* failure = division && y == 0
+                        ? cx.Fail(RuntimeErrorId::kDivisionByZero)
+                        : cx.Fail(RuntimeErrorId::kTensorOverflow, kernels::Spelling(op),
+                                  IndexString(shape, stopped_at), x, y);
   if (out != a.tensor && out != b.tensor) cx.heap().Release(out);
   return failure;
 }
@@ -428,16 +422,14 @@ Object* Unary(TensorContext& cx, kernels::UnaryOp op, TensorArg x) {
     });
     return owned.Keep(out);
   }
-  // i32 can fail (-x and abs of INT32_MIN); a range stops at its first such
-  // element, and the first range that stopped has the first in index order.
-  std::vector<int64_t> stops(cx.RangesFor(n, kElementAlign, min_range), -1);
-  cx.ForRanges(n, kElementAlign, min_range, [&](int range, int64_t begin, int64_t end) {
-    int64_t at = -1;
-    kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes, &at);
-    stops[range] = at < 0 ? -1 : begin + at;
-  });
-  for (const int64_t at : stops) {
-    if (at < 0) continue;
+  // i32 can fail (-x and abs of INT32_MIN).
+  const int64_t at =
+      cx.ForRangesUntil(n, kElementAlign, min_range, [&](int64_t begin, int64_t end) {
+        int64_t stop = -1;
+        kernels::Unary(op, dtype, end - begin, in + begin * bytes, o + begin * bytes, &stop);
+        return stop < 0 ? -1 : begin + stop;
+      });
+  if (at >= 0) {
     const int32_t value = ElementsOf<int32_t>(x.tensor)[at];  // not overwritten
     if (out != x.tensor) cx.heap().Release(out);
     return cx.Fail(op == kernels::UnaryOp::kAbs ? RuntimeErrorId::kTensorOverflowAbs

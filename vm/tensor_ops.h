@@ -49,9 +49,12 @@ class TensorContext {
   // one call on this thread without a pool of two or more threads.
   void ForRanges(int64_t n, int64_t align, int64_t min_range,
                  absl::FunctionRef<void(int range, int64_t begin, int64_t end)> body);
-  // How many ranges ForRanges(n, align, min_range, ...) makes, for callers
-  // that keep a result per range.
-  int RangesFor(int64_t n, int64_t align, int64_t min_range) const;
+  // ForRanges for work that may stop early: body(begin, end) returns -1, or
+  // the index in [begin, end) where it stopped (at its first failure).
+  // Returns the first such index in index order, or -1: the same answer as
+  // one call over [0, n), whatever the split.
+  int64_t ForRangesUntil(int64_t n, int64_t align, int64_t min_range,
+                         absl::FunctionRef<int64_t(int64_t begin, int64_t end)> body);
   // The instruction site whose results New makes (Heap::NewTensorAt: its
   // last dead result is reused); 0: none.
   void set_site(uint32_t site) { site_ = site; }

@@ -115,18 +115,16 @@ Object* Subscript(TensorContext& cx, const Object* x, absl::Span<const Subscript
   out_shape.insert(out_shape.end(), after.begin(), after.end());
   Object* out = cx.New(dtype, out_shape);  // a rank past kMaxRank: kBadShape
   if (out == nullptr) return nullptr;
-  int64_t block = 1;
-  for (int64_t d : after) block *= d;
   int64_t outer = 1;
   for (int64_t d : before) outer *= d;
   if (SizeOf(out) == 0) return out;
   // Contiguous blocks (the axes after g whole, as in `x[idx]` or
-  // `m[1:3, idx]`) and contiguous rows before them go to the take kernel.
+  // `m[1:3, idx]`) go to the take kernel a row at a time.
   bool block_contiguous = true;
+  int64_t block = 1;  // elements per (row, index) pair
   for (size_t d = after.size(); d-- > 0;) {
-    int64_t want = 1;
-    for (size_t e = d + 1; e < after.size(); ++e) want *= after[e];
-    block_contiguous = block_contiguous && (after[d] == 1 || after_strides[d] == want);
+    block_contiguous = block_contiguous && (after[d] == 1 || after_strides[d] == block);
+    block *= after[d];
   }
   char* o = static_cast<char*>(DataOf(out));
   // Where block (r, j) goes: r-major, or j-major when the tensor's axes lead.

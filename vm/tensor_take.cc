@@ -1,7 +1,6 @@
 // `take` (vm/tensor_ops.h): np.take's shape rule and errors around
 // kernels/take.h.
 #include <cstdint>
-#include <vector>
 
 #include "absl/types/span.h"
 #include "vm/kernels/take.h"
@@ -41,18 +40,12 @@ Object* Take(TensorContext& cx, const Object* x, const Object* idx, int64_t axis
     // index order is reported, whatever the split.
     const int64_t count = SizeOf(idx);
     const int64_t min_range = ThreadPool::MinRange(kGatherNs * static_cast<double>(view->inner));
-    std::vector<int64_t> stops(cx.RangesFor(count, 64, min_range), -1);
     char* o = static_cast<char*>(DataOf(out));
-    cx.ForRanges(count, 64, min_range, [&](int range, int64_t begin, int64_t end) {
+    bad = cx.ForRangesUntil(count, 64, min_range, [&](int64_t begin, int64_t end) {
       const int64_t at = kernels::Take(bytes, 1, view->n, view->inner, DataOf(x), indices + begin,
                                        end - begin, o + begin * view->inner * bytes);
-      stops[range] = at < 0 ? -1 : begin + at;
+      return at < 0 ? -1 : begin + at;
     });
-    for (const int64_t at : stops) {
-      if (at < 0) continue;
-      bad = at;
-      break;
-    }
   } else {
     bad = kernels::Take(bytes, view->outer, view->n, view->inner, DataOf(x), indices, SizeOf(idx),
                         DataOf(out));

@@ -26,18 +26,9 @@ except ImportError:
     print("no numpy: skipped")
     sys.exit(77)
 
-from numpy_check import DTYPES, run_cases, sprinkle  # noqa: E402 (after the NumPy check)
+from numpy_check import DTYPES, float_literal, run_cases, sprinkle  # noqa: E402 (after the NumPy check)
 
 F = np.float32
-
-
-def float_literal(x):
-    """An Alea Float literal for the double x (repr round-trips)."""
-    if np.isnan(x):
-        return "nan"
-    if np.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return repr(float(x))
 
 
 def special_f32(rng, shape, nan=True):

@@ -29,14 +29,9 @@ except ImportError:
     print("no numpy: skipped")
     sys.exit(77)
 
-from numpy_check import run_cases, sprinkle  # noqa: E402 (after the NumPy check)
+from numpy_check import float_literal, run_cases, sprinkle  # noqa: E402 (after the NumPy check)
 
 F = np.float32
-
-
-def float_literal(x):
-    """An Alea Float literal for the finite double x (repr round-trips)."""
-    return repr(float(x))
 
 
 def weights_f32(rng, n):

@@ -17,6 +17,15 @@ def alea_dtype(a):
     return DTYPES[a.dtype.type]
 
 
+def float_literal(x):
+    """An Alea Float literal for the double x (repr round-trips)."""
+    if np.isnan(x):
+        return "nan"
+    if np.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return repr(float(x))
+
+
 def sprinkle(rng, x, specials):
     """x with up to 3 * len(specials) random elements replaced by specials."""
     flat = x.reshape(-1)

@@ -270,7 +270,7 @@ int64_t CheckedI32Row(int64_t len, const int32_t* a, int64_t sa, const int32_t* 
 
 template <BinaryOp kOp, typename T>
 KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, void* out,
-                         int64_t* overflow_at) {
+                         int64_t* stopped_at) {
   using Out = std::conditional_t<IsComparisonOp(kOp), uint8_t, T>;
   const T* pa = static_cast<const T*>(a.data);
   const T* pb = static_cast<const T*>(b.data);
@@ -285,14 +285,14 @@ KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, 
                     status = IntDivRow<kOp, T>(len, pa + off[0], step[0], pb + off[1], step[1],
                                                po + out_off, &at);
                     if (status == KernelStatus::kOk) return true;
-                    if (overflow_at != nullptr) *overflow_at = out_off + at;
+                    if (stopped_at != nullptr) *stopped_at = out_off + at;
                     return false;
                   } else if constexpr (IsCheckedI32Op(kOp) && std::is_same_v<T, int32_t>) {
                     const int64_t at = CheckedI32Row<kOp>(len, pa + off[0], step[0], pb + off[1],
                                                           step[1], po + out_off);
                     if (at < 0) return true;
                     status = KernelStatus::kOverflow;
-                    if (overflow_at != nullptr) *overflow_at = out_off + at;
+                    if (stopped_at != nullptr) *stopped_at = out_off + at;
                     return false;
                   } else {
                     Row<kOp, T, Out>(len, pa + off[0], step[0], pb + off[1], step[1], po + out_off);
@@ -304,23 +304,23 @@ KernelStatus BinaryTyped(absl::Span<const int64_t> shape, Strided a, Strided b, 
 
 template <BinaryOp kOp>
 KernelStatus BinaryOfDType(DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
-                           void* out, int64_t* overflow_at) {
+                           void* out, int64_t* stopped_at) {
   if constexpr (IsF32OnlyOp(kOp)) {
     assert(dtype == DType::kF32 && "Binary: an f32-only op of another dtype");
-    return BinaryTyped<kOp, float>(shape, a, b, out, overflow_at);
+    return BinaryTyped<kOp, float>(shape, a, b, out, stopped_at);
   }
   switch (dtype) {
     case DType::kF32:
-      return BinaryTyped<kOp, float>(shape, a, b, out, overflow_at);
+      return BinaryTyped<kOp, float>(shape, a, b, out, stopped_at);
     case DType::kI32:
-      return BinaryTyped<kOp, int32_t>(shape, a, b, out, overflow_at);
+      return BinaryTyped<kOp, int32_t>(shape, a, b, out, stopped_at);
     case DType::kU32:
-      return BinaryTyped<kOp, uint32_t>(shape, a, b, out, overflow_at);
+      return BinaryTyped<kOp, uint32_t>(shape, a, b, out, stopped_at);
     case DType::kBool:
       // Only comparisons are defined on bool (the header allows kEq and kNe;
       // the ordered ones compare 0 < 1 and cost nothing to allow).
       if constexpr (IsComparisonOp(kOp)) {
-        return BinaryTyped<kOp, uint8_t>(shape, a, b, out, overflow_at);
+        return BinaryTyped<kOp, uint8_t>(shape, a, b, out, stopped_at);
       }
       break;
   }
@@ -552,11 +552,11 @@ bool IsF32Only(BinaryOp op) { return IsF32OnlyOp(op); }
 int ElementSize(DType dtype) { return dtype == DType::kBool ? 1 : 4; }
 
 KernelStatus Binary(BinaryOp op, DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
-                    void* out, int64_t* overflow_at) {
+                    void* out, int64_t* stopped_at) {
   switch (op) {
 #define ALEA_BINARY(name, opcode, spelling, semantics) \
   case BinaryOp::k##name:                              \
-    return BinaryOfDType<BinaryOp::k##name>(dtype, shape, a, b, out, overflow_at);
+    return BinaryOfDType<BinaryOp::k##name>(dtype, shape, a, b, out, stopped_at);
 #define ALEA_UNARY(name, opcode, spelling, semantics)
 #include "vm/kernels/elementwise_ops.def"
 #undef ALEA_BINARY
@@ -566,7 +566,7 @@ KernelStatus Binary(BinaryOp op, DType dtype, absl::Span<const int64_t> shape, S
 }
 
 KernelStatus Unary(UnaryOp op, DType dtype, int64_t count, const void* in, void* out,
-                   int64_t* overflow_at) {
+                   int64_t* stopped_at) {
   if (count <= 0) return KernelStatus::kOk;
   switch (dtype) {
     case DType::kF32:
@@ -582,7 +582,7 @@ KernelStatus Unary(UnaryOp op, DType dtype, int64_t count, const void* in, void*
       for (int64_t i = 0; i < count; ++i) overflow |= x[i] == INT32_MIN;
       if (overflow) {
         const int64_t at = std::find(x, x + count, INT32_MIN) - x;
-        if (overflow_at != nullptr) *overflow_at = at;
+        if (stopped_at != nullptr) *stopped_at = at;
         count = at;
       }
       if (op == UnaryOp::kNeg) {

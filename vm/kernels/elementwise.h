@@ -69,19 +69,19 @@ enum class KernelStatus : uint8_t { kOk, kDivisionByZero, kOverflow };
 // out = a op b over `shape`; a and b have dtype `dtype` (f32, i32 or u32; for
 // kEq and kNe also bool); out has `dtype`, or bool for comparisons. Returns
 // kDivisionByZero when an integer `/` or `%` meets a zero, kOverflow when an
-// i32 `+ - * /` leaves i32 (*overflow_at: that element's index in out, in
+// i32 `+ - * /` leaves i32 (*stopped_at: that element's index in out, in
 // row-major order, for either). Either way the walk stops before writing the element
 // concerned, in index order: out is partly written, and an operand that out
 // overwrites in place still holds that element.
 KernelStatus Binary(BinaryOp op, DType dtype, absl::Span<const int64_t> shape, Strided a, Strided b,
-                    void* out, int64_t* overflow_at = nullptr);
+                    void* out, int64_t* stopped_at = nullptr);
 
 // out[i] = op(in[i]) for i < count; contiguous. f32 for every op; i32 also
 // for kNeg and kAbs; u32 for kNeg. `in` may equal `out`. kOverflow for the
-// i32 negation or abs of INT32_MIN (*overflow_at: the first such index; it
+// i32 negation or abs of INT32_MIN (*stopped_at: the first such index; it
 // and the elements after it are not written).
 KernelStatus Unary(UnaryOp op, DType dtype, int64_t count, const void* in, void* out,
-                   int64_t* overflow_at = nullptr);
+                   int64_t* stopped_at = nullptr);
 
 // out = mask ? a : b over `shape`; mask is bool, a/b/out have `dtype`.
 void Where(DType dtype, absl::Span<const int64_t> shape, Strided mask, Strided a, Strided b,
