@@ -56,6 +56,12 @@ inline constexpr int kMaxRegisters = 65535;
 // `text` in backquotes, for messages.
 std::string Quoted(const std::string& text);
 
+// The argument of `transpose(x)` (the builtin, one positional argument), or
+// nullptr for any other expression. `transpose` cannot fail (but for
+// memory) nor be observed, so a consumer that reads x through reversed axes
+// may evaluate x in its place (lower_call.cc, lower_fused.cc).
+const Expr* TransposeArgument(const Expr& e);
+
 class ProgramCompiler;
 
 // Lowers one function body (a top-level function instance, a lambda, the init

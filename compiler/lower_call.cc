@@ -30,8 +30,8 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
-// The argument of `transpose(x)` (the builtin, one positional argument), or
-// nullptr for any other expression.
+}  // namespace
+
 const Expr* TransposeArgument(const Expr& e) {
   if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||
       e.lhs == nullptr || e.lhs->kind != Expr::Kind::kName ||
@@ -41,8 +41,6 @@ const Expr* TransposeArgument(const Expr& e) {
   }
   return e.args[0].value.get();
 }
-
-}  // namespace
 
 bool FunctionCompiler::NativeOwnsFirst(std::string_view name) {
   static constexpr std::string_view kOwning[] = {

@@ -10,7 +10,9 @@
 //   <release the leaves the unfused ops would not have consumed>
 //
 // so fusion can never change a result, an error or its location: FUSED_T
-// declines whatever it does not handle and the block runs. Fusing defers the
+// declines whatever it does not handle and the block runs. An f32
+// `transpose(x)` leaf is x itself, marked transposed: the pass reads it in
+// place, and the block starts with the transpose the pass skipped. Fusing defers the
 // ops after the leaves, so a leaf after the first must be one whose
 // evaluation cannot be observed (a name or a literal): an op that fails
 // before a later leaf prints would otherwise print nothing.
@@ -121,6 +123,9 @@ struct Tree {
     const Expr* expr;
     bool mask;      // a Tensor(bool) in a `where`'s mask position
     bool consumed;  // its parent's unfused op takes an owned operand by move
+    // `transpose(expr)` (vm::FusedLeaf::transposed): the call, for the
+    // unfused block's transpose; else null.
+    const Expr* transpose;
   };
   struct Node {
     vm::FusedNode op;  // a, b, c filled from refs at the end
@@ -136,6 +141,7 @@ struct Tree {
   bool ok = true;
   bool has_scalar = false;
   bool has_where = false;
+  bool has_transposed = false;
 };
 
 }  // namespace
@@ -230,8 +236,14 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
         if (mask) tree.ok = false;  // not reached: a mask is a Tensor(bool)
         tree.has_scalar = true;
       }
-      if (!tree.leaves.empty() && !Unobservable(e)) tree.ok = false;
-      tree.leaves.push_back({&e, mask, consumed});
+      // An f32 `transpose(x)` is the leaf x, read through reversed axes in
+      // place by the fused pass rather than copied first.
+      const Expr* inner = mask ? nullptr : TransposeArgument(e);
+      if (inner != nullptr && !IsTensorF32(T(inner->type))) inner = nullptr;
+      const Expr& leaf = inner != nullptr ? *inner : e;
+      if (!tree.leaves.empty() && !Unobservable(leaf)) tree.ok = false;
+      tree.leaves.push_back({&leaf, mask, consumed, inner != nullptr ? &e : nullptr});
+      tree.has_transposed = tree.has_transposed || inner != nullptr;
       return {false, static_cast<uint16_t>(tree.leaves.size() - 1)};
     }
     node.id = *id;
@@ -292,8 +304,9 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
   collect(collect, root, false, false);
   if (tree.nodes.size() > kMaxNodes) tree.ok = false;  // a `clip` adds two at once
   // One elementwise node without a scalar gains nothing over its typed
-  // opcode; `where` has no other JIT path.
-  if (!tree.ok || (tree.nodes.size() < 2 && !tree.has_scalar && !tree.has_where)) {
+  // opcode; `where` has no other JIT path, nor a transposed read.
+  if (!tree.ok ||
+      (tree.nodes.size() < 2 && !tree.has_scalar && !tree.has_where && !tree.has_transposed)) {
     return false;
   }
 
@@ -310,8 +323,11 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
     const bool borrow = SafeToBorrow(e, later);
     const types::Kind kind = types::Resolve(T(e.type))->kind;
     const bool tensor = kind == types::Kind::kTensor;
-    // Only a consuming parent can take a variable's last use by move.
-    Operand o = tensor && leaf.consumed ? EvalConsumable(e, borrow) : Eval(e, borrow);
+    // Only a consuming parent can take a variable's last use by move (not
+    // of a transposed leaf: its parent takes the unfused block's transpose).
+    const bool transposed = leaf.transpose != nullptr;
+    Operand o =
+        tensor && leaf.consumed && !transposed ? EvalConsumable(e, borrow) : Eval(e, borrow);
     operands.push_back(o);
     vm::FusedLeaf fl;
     fl.reg = static_cast<uint16_t>(o.reg);
@@ -319,7 +335,8 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
               : tensor                      ? vm::FusedLeaf::Kind::kTensor
               : kind == types::Kind::kFloat ? vm::FusedLeaf::Kind::kFloat
                                             : vm::FusedLeaf::Kind::kInt;
-    fl.moved = tensor && leaf.consumed && o.owned && IsRefReg(o.reg);
+    fl.moved = tensor && leaf.consumed && !transposed && o.owned && IsRefReg(o.reg);
+    fl.transposed = transposed;
     program.leaves.push_back(fl);
   }
   const uint16_t leaves = static_cast<uint16_t>(tree.leaves.size());
@@ -340,14 +357,26 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
   Label end;
   EmitJump(Op::JMP, 0, 0, end, root.span);
 
-  // The unfused block: each node as its own typed opcode or native, into
-  // temporaries that the next node consumes or borrows, the last into r.
-  // Every node's temporary is consumed or released exactly once, by or
-  // right after its parent.
+  // The unfused block: first the transposes of transposed leaves, then each
+  // node as its own typed opcode or native, into temporaries that the next
+  // node consumes or borrows, the last into r. Every temporary is consumed
+  // or released exactly once, by or right after its parent.
+  std::vector<int> leaf_regs;
+  for (size_t l = 0; l < tree.leaves.size(); ++l) {
+    leaf_regs.push_back(operands[l].reg);
+    if (const Expr* call = tree.leaves[l].transpose) {
+      leaf_regs[l] = Alloc(true);
+      CallNative("t_transpose", {NativeArg::Reg(operands[l].reg)}, true, leaf_regs[l], call->span);
+    }
+  }
   std::vector<int> node_regs(tree.nodes.size(), -1);
   auto reg_of = [&](Tree::Ref ref) {
-    return ref.node ? node_regs[ref.index] : operands[ref.index].reg;
+    return ref.node ? node_regs[ref.index] : leaf_regs[ref.index];
   };
+  auto temporary = [&](Tree::Ref ref) {
+    return ref.node || tree.leaves[ref.index].transpose != nullptr;
+  };
+  auto same = [](Tree::Ref x, Tree::Ref y) { return x.node == y.node && x.index == y.index; };
   for (size_t j = 0; j < tree.nodes.size(); ++j) {
     const Tree::Node& node = tree.nodes[j];
     const int dst = j + 1 == tree.nodes.size() ? r : Alloc(true);
@@ -358,7 +387,7 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
       const Tree::Ref ref = node.operands[k];
       args.push_back(reg_of(ref));
       // What the op may take by move: exactly the leaves marked moved.
-      if (node.consumes && (ref.node || program.leaves[ref.index].moved)) owned |= 1u << k;
+      if (node.consumes && (temporary(ref) || program.leaves[ref.index].moved)) owned |= 1u << k;
     }
     uint32_t consumed = 0;
     ApplyBuiltin(node.id, node.site, args, dst, node.expr->span, owned, &consumed);
@@ -366,10 +395,10 @@ bool FunctionCompiler::TryFused(const Expr& root, Dest dest) {
     // (`square` holds its operand twice and takes it by the first).
     for (int k = 0; k < node.arity; ++k) {
       const Tree::Ref ref = node.operands[k];
-      if (!ref.node) continue;
+      if (!temporary(ref)) continue;
       bool taken = false, earlier = false;
       for (int j = 0; j < node.arity; ++j) {
-        if (node.operands[j].node && node.operands[j].index == ref.index) {
+        if (same(node.operands[j], ref)) {
           taken = taken || (consumed & (1u << j)) != 0;
           earlier = earlier || j < k;
         }

@@ -33,6 +33,9 @@ std::optional<std::vector<bool>> FusedValueMasks(const FusedProgram& p) {
   std::vector<bool> is_mask;
   for (const FusedLeaf& leaf : p.leaves) {
     if (leaf.kind > FusedLeaf::Kind::kBool) return std::nullopt;
+    if (leaf.transposed && (leaf.kind != FusedLeaf::Kind::kTensor || leaf.moved)) {
+      return std::nullopt;
+    }
     is_mask.push_back(leaf.kind == FusedLeaf::Kind::kBool);
   }
   for (const FusedNode& node : p.nodes) {

@@ -163,6 +163,10 @@ struct FusedLeaf {
   // The unfused code consumes R(reg) (an elementwise op or comparison takes
   // it by move; `where` only borrows): the result may reuse it.
   bool moved = false;
+  // The leaf is transpose(R(reg)) (a Tensor(f32)): the fused pass reads R(reg)
+  // through reversed axes in place, and the unfused block transposes it
+  // first. Never moved: the pass reads it while writing the result.
+  bool transposed = false;
 };
 struct FusedNode {
   // unary: op is a kernels::UnaryOp of a (f32 -> f32). where: a ? b : c, a a

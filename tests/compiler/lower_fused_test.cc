@@ -1,7 +1,8 @@
-// compiler/lower_fused.cc on comparisons and `where`: which trees become
-// FUSED_T, the program they get (node kinds, leaf kinds, which leaves are
-// moved), and the ownership of the unfused block: `where` borrows, so a leaf
-// under it is never moved and an owned one is released after the block.
+// compiler/lower_fused.cc on comparisons, `where` and transposes: which trees
+// become FUSED_T, the program they get (node kinds, leaf kinds, which leaves
+// are moved or transposed), and the ownership of the unfused block: `where`
+// borrows, so a leaf under it is never moved and an owned one is released
+// after the block.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -143,6 +144,51 @@ TEST(LowerFused, OwnedLeavesUnderWhereAreReleasedAfterTheBlock) {
     released.push_back(f->code[pc].a);
   }
   EXPECT_EQ(released, std::vector<int>{p->leaves[2].reg});
+}
+
+TEST(LowerFused, ATransposeLeafIsReadInPlaceAndTransposedInTheBlock) {
+  // `transpose(x)` is the leaf x marked transposed (never moved: the fused
+  // pass reads it while writing); one node is worth fusing for it; the
+  // unfused block starts with the t_transpose the program skips, and an
+  // i32 transpose stays an ordinary leaf.
+  vm::Module m = MustCompile(
+      "fn f(x: Tensor, y: Tensor) -> Tensor = transpose(x) * 2.0 + y\n"
+      "fn g(x: Tensor) -> Tensor = exp(transpose(x))\n"
+      "fn h(x: Tensor) -> Tensor = transpose(x) + transpose(x)\n"
+      "fn k(x: Tensor(i32)) -> Tensor = cast(transpose(x), f32) * 2.0\n"
+      "fn main() {\n"
+      "  let x = ones([2, 2]);\n"
+      "  print((f(x, x), g(x), h(x), k(arange(4, dtype: i32))))\n"
+      "}\n");
+  for (const char* name : {"f", "g", "h"}) {
+    SCOPED_TRACE(name);
+    const vm::Function* fn = Named(m, name);
+    ASSERT_NE(fn, nullptr);
+    const std::vector<const vm::FusedProgram*> programs = Programs(m, *fn);
+    ASSERT_EQ(programs.size(), 1u);
+    const vm::FusedProgram& p = *programs[0];
+    EXPECT_TRUE(p.leaves[0].transposed);
+    EXPECT_FALSE(p.leaves[0].moved);
+    EXPECT_EQ(p.leaves[0].kind, Kind::kTensor);
+    // The unfused block (from the JMP to its target): one t_transpose per
+    // transposed leaf.
+    size_t pc = 0;
+    while (fn->code[pc].op != Op::FUSED_T) ++pc;
+    const size_t end = pc + 2 + static_cast<size_t>(fn->code[pc + 1].sbx());
+    int transposes = 0;
+    for (pc += 2; pc < end; ++pc) {
+      const vm::Instr& in = fn->code[pc];
+      transposes += in.op == Op::CALLN && m.natives[in.b] == "t_transpose";
+    }
+    int expected = 0;
+    for (const vm::FusedLeaf& leaf : p.leaves) expected += leaf.transposed;
+    EXPECT_EQ(transposes, expected);
+  }
+  EXPECT_EQ(Programs(m, *Named(m, "h"))[0]->leaves.size(), 2u);
+  EXPECT_TRUE(Programs(m, *Named(m, "h"))[0]->leaves[1].transposed);
+  for (const vm::FusedProgram* p : Programs(m, *Named(m, "k"))) {
+    for (const vm::FusedLeaf& leaf : p->leaves) EXPECT_FALSE(leaf.transposed);
+  }
 }
 
 TEST(LowerFused, WhereAloneIsWorthFusingAComparisonAloneIsNot) {

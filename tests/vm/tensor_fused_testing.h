@@ -248,7 +248,10 @@ class TensorFusedFixture : public ::testing::TestWithParam<Path> {
     std::vector<Object*> values;
     std::vector<bool> owned;
     for (const FusedLeaf& leaf : p.leaves) {
-      if (IsTensor(leaf)) {
+      if (leaf.transposed) {  // the unfused block's transpose first
+        values.push_back(Transpose(cx, AsObject(regs[leaf.reg])));
+        owned.push_back(true);
+      } else if (IsTensor(leaf)) {
         values.push_back(AsObject(regs[leaf.reg]));
         owned.push_back(false);
       } else {
@@ -385,6 +388,84 @@ inline FusedNode WhereNode(uint16_t mask, uint16_t a, uint16_t b) {
   return n;
 }
 inline std::vector<Value> Regs() { return std::vector<Value>(kRegs, kUnusedReg); }
+
+inline constexpr BinaryOp kComparisons[] = {BinaryOp::kEq, BinaryOp::kNe, BinaryOp::kLt,
+                                            BinaryOp::kLe, BinaryOp::kGt, BinaryOp::kGe};
+
+// A random program of 1..12 nodes (and a few more to finish) over 2..6
+// leaves in which every value but the last is used (a tree, sometimes
+// sharing a value: `x * x`, `x != x`, a mask read by two `where`s). Two
+// programs in three also have comparisons, `where` and bool leaves: f32 and
+// mask values are kept apart, every mask is the first operand of a `where`,
+// and the result is an f32.
+inline FusedProgram RandomProgram(std::mt19937& rng) {
+  FusedProgram p;
+  const bool masks = rng() % 3 != 0;
+  const int target = 1 + static_cast<int>(rng() % 12);
+  const int leaves = 2 + static_cast<int>(rng() % (std::min(6, target + 1) - 1));
+  std::vector<int> regs(kRegs);
+  for (int r = 0; r < kRegs; ++r) regs[r] = r;
+  std::shuffle(regs.begin(), regs.end(), rng);
+  std::vector<uint16_t> f32_pool, mask_pool;      // values not used yet
+  std::vector<uint16_t> f32_values, mask_values;  // every value so far
+  auto define = [&](uint16_t value, bool mask) {
+    (mask ? mask_pool : f32_pool).push_back(value);
+    (mask ? mask_values : f32_values).push_back(value);
+  };
+  for (int l = 0; l < leaves; ++l) {
+    FusedLeaf leaf;
+    leaf.reg = static_cast<uint16_t>(regs[l]);
+    const uint32_t k = rng() % 10;
+    leaf.kind = k < 7 ? Kind::kTensor : k < 8 ? Kind::kInt : Kind::kFloat;
+    if (masks && l > 0 && rng() % 4 == 0) leaf.kind = Kind::kBool;  // leaf 0 stays an f32
+    leaf.moved = IsTensor(leaf) && rng() % 2 == 0;
+    p.leaves.push_back(leaf);
+    define(static_cast<uint16_t>(l), leaf.kind == Kind::kBool);
+  }
+  // An operand: an unused value, or (sometimes, or when none is left) any
+  // earlier one.
+  auto take = [&](std::vector<uint16_t>& pool, const std::vector<uint16_t>& all,
+                  bool reuse = true) {
+    if (pool.empty() || (reuse && rng() % 4 == 0)) return all[rng() % all.size()];
+    const size_t i = rng() % pool.size();
+    const uint16_t v = pool[i];
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
+    return v;
+  };
+  auto add = [&](FusedNode node, bool mask) {
+    p.nodes.push_back(node);
+    define(static_cast<uint16_t>(p.leaves.size() + p.nodes.size() - 1), mask);
+  };
+  auto where = [&](bool reuse_mask) {
+    const uint16_t m = take(mask_pool, mask_values, reuse_mask);
+    const uint16_t a = take(f32_pool, f32_values);
+    add(WhereNode(m, a, take(f32_pool, f32_values)), false);
+  };
+  while (static_cast<int>(p.nodes.size()) < target) {
+    const uint32_t c = rng() % 100;
+    if (masks && c < 20) {
+      const BinaryOp op = kComparisons[rng() % std::size(kComparisons)];
+      const uint16_t a = take(f32_pool, f32_values);
+      const uint16_t b = rng() % 5 == 0 ? a : take(f32_pool, f32_values);  // `x != x`
+      add(Bin(op, a, b), true);
+    } else if (masks && c < 40 && !mask_values.empty()) {
+      where(true);
+    } else if (c < 70) {
+      add(Un(kUnaryOps[rng() % std::size(kUnaryOps)], take(f32_pool, f32_values)), false);
+    } else {
+      const uint16_t a = take(f32_pool, f32_values);
+      add(Bin(kBinaryOps[rng() % std::size(kBinaryOps)], a, take(f32_pool, f32_values)), false);
+    }
+  }
+  // Every mask into a `where`, then the f32s merged into one result.
+  while (!mask_pool.empty()) where(false);
+  while (f32_pool.size() > 1) {
+    const uint16_t a = take(f32_pool, f32_values, false);
+    add(Bin(kBinaryOps[rng() % std::size(kBinaryOps)], a, take(f32_pool, f32_values, false)),
+        false);
+  }
+  return p;
+}
 
 }  // namespace alea::vm::fused_testing
 

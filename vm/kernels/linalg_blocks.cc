@@ -9,11 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vm/kernels/transpose.h"
+
 namespace alea::vm::kernels::linalg {
 namespace {
 
-// Tiles of a transposed copy: 16 x 16 floats, a cache line per row.
-constexpr int64_t kTile = 16;
 // Columns of b substituted together: the block's rows stay in L1.
 constexpr int64_t kSolveColumns = 256;
 
@@ -77,15 +77,11 @@ ScratchUse::~ScratchUse() {
 void CopyBlock(View v, int64_t rows, int64_t cols, float* to, int64_t ld) {
   if (v.cs == 1) {
     for (int64_t i = 0; i < rows; ++i) std::copy_n(v.p + i * v.rs, cols, to + i * ld);
-    return;
-  }
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    const int64_t i1 = std::min(rows, i0 + kTile);
-    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      const int64_t j1 = std::min(cols, j0 + kTile);
-      for (int64_t j = j0; j < j1; ++j) {
-        for (int64_t i = i0; i < i1; ++i) to[i * ld + j] = v.at(i, j);
-      }
+  } else if (v.rs == 1) {  // a transposed row-major block
+    TransposeBlock(v.p, v.cs, cols, rows, to, ld);
+  } else {
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) to[i * ld + j] = v.at(i, j);
     }
   }
 }

@@ -23,6 +23,19 @@ namespace alea::vm::kernels {
 void TransposeReversed(DType dtype, absl::Span<const int64_t> shape, const void* in, void* out,
                        int64_t begin, int64_t end);
 
+// The one tiled transposing copy of 4-byte elements (bits moved, never
+// converted) that `transpose`, the fused pass's transposed leaves and the
+// linear algebra's blocks share: out[c * out_stride + r] = in[r * in_stride
+// + c] for r < rows, c < cols. Goes by square tiles in 4 x 4 register
+// transposes, so both sides move whole vectors.
+void TransposeBlock(const uint32_t* in, int64_t in_stride, int64_t rows, int64_t cols,
+                    uint32_t* out, int64_t out_stride);
+inline void TransposeBlock(const float* in, int64_t in_stride, int64_t rows, int64_t cols,
+                           float* out, int64_t out_stride) {
+  TransposeBlock(reinterpret_cast<const uint32_t*>(in), in_stride, rows, cols,
+                 reinterpret_cast<uint32_t*>(out), out_stride);
+}
+
 }  // namespace alea::vm::kernels
 
 #endif  // ALEA_VM_KERNELS_TRANSPOSE_H_
