@@ -35,6 +35,16 @@ std::optional<Op> SamplerOp(BuiltinId id) {
       return Op::PERMUTATION;
     case BuiltinId::kDropout:
       return Op::DROPOUT;
+    case BuiltinId::kUniformScalar:
+      return Op::UNIFORM_S;
+    case BuiltinId::kNormalScalar:
+      return Op::NORMAL_S;
+    case BuiltinId::kBernoulliScalar:
+      return Op::BERNOULLI_S;
+    case BuiltinId::kRandintScalar:
+      return Op::RANDINT_S;
+    case BuiltinId::kExponentialScalar:
+      return Op::EXPONENTIAL_S;
     default:
       return std::nullopt;
   }

@@ -31,6 +31,9 @@ enum BuiltinFlags : uint32_t {
   kBuiltinEq = 1u << 2,
   kBuiltinOrd = 1u << 3,
   kBuiltinTensorData = 1u << 4,
+  // A signature that no longer exists: the checker reports a call that
+  // resolves to it, with the signature that replaced it.
+  kBuiltinRetired = 1u << 5,
 };
 
 struct BuiltinParam {

@@ -56,12 +56,29 @@ std::string ArgList(types::Printer& printer, const std::vector<Type*>& args) {
   return absl::StrCat(absl::StrJoin(parts, ", "), " and ", last);
 }
 
+// How many arguments the overloads of b's name accept ("2 arguments", "2 or
+// 3 arguments", "1 to 4 arguments"), without the `skip` leading ones.
 std::string ParamCount(const Builtin& b, int skip) {
-  int total = static_cast<int>(b.params.size()) - skip;
-  int required = b.required - skip;
-  auto plural = [](int n) { return absl::StrCat(n, n == 1 ? " argument" : " arguments"); };
-  if (required == total) return plural(total);
-  return absl::StrCat(required, " to ", plural(total));
+  std::vector<bool> accepted;
+  for (BuiltinId id : BuiltinOverloads(b.name)) {
+    const Builtin& o = GetBuiltin(id);
+    const int total = static_cast<int>(o.params.size()) - skip;
+    if (accepted.size() < static_cast<size_t>(std::max(total + 1, 0))) accepted.resize(total + 1);
+    for (int n = std::max(o.required - skip, 0); n <= total; ++n) accepted[n] = true;
+  }
+  std::vector<int> counts;
+  for (size_t n = 0; n < accepted.size(); ++n) {
+    if (accepted[n]) counts.push_back(static_cast<int>(n));
+  }
+  if (counts.empty()) counts.push_back(0);
+  const int last = counts.back();
+  const std::string noun = last == 1 ? " argument" : " arguments";
+  if (counts.size() == 1) return absl::StrCat(last, noun);
+  if (counts.size() > 2 && last - counts.front() + 1 == static_cast<int>(counts.size())) {
+    return absl::StrCat(counts.front(), " to ", last, noun);
+  }
+  counts.pop_back();
+  return absl::StrCat(absl::StrJoin(counts, ", "), " or ", last, noun);
 }
 
 bool IsOrderOp(const std::string& n) { return n == "<" || n == "<=" || n == ">" || n == ">="; }
@@ -182,6 +199,9 @@ bool Checker::TrySolve(types::Constraint& c, bool defaulting) {
     TryValue(b, c.site, *store_, level, &origin, trail);
   } else {
     TryOverload(b, site->args, c.arg_names, c.skip, site->result, *store_, level, &origin, trail);
+  }
+  if (c.chosen < 0 && (b.flags & kBuiltinRetired) != 0 && b.id == BuiltinId::kRandintOldOrder) {
+    diags_.Report(DiagId::kRandintOldOrder, c.span);
   }
   c.chosen = static_cast<int>(viable[0].id);
   // The overload is settled even while its predicate waits (`==` on tuples
@@ -454,10 +474,15 @@ Type* Checker::InferBuiltinCall(Expr& call, Expr& callee, absl::Span<const Built
                            first->kind == Kind::kError) &&
                           names[0].empty();
     if (!explicit_state) {
+      // Overloads differ in arity (`uniform(s)` and `uniform(s, shape)`):
+      // a form fits when any overload takes these arguments.
       ArgMapping m;
       std::string detail;
-      bool ambient_fits = MapArguments(b0, names, 1, &m, &detail) == ArgMapError::kOk;
-      bool explicit_fits = MapArguments(b0, names, 0, &m, &detail) == ArgMapError::kOk;
+      bool ambient_fits = false, explicit_fits = false;
+      for (BuiltinId id : overloads) {
+        ambient_fits |= MapArguments(GetBuiltin(id), names, 1, &m, &detail) == ArgMapError::kOk;
+        explicit_fits |= MapArguments(GetBuiltin(id), names, 0, &m, &detail) == ArgMapError::kOk;
+      }
       if (ambient_fits || !explicit_fits) {
         skip = 1;
         CheckSite(call, name, false, nullptr);

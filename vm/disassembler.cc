@@ -87,6 +87,11 @@ const char* OperandKinds(Op op) {
     case Op::CATEGORICAL:
     case Op::PERMUTATION:
     case Op::DROPOUT:
+    case Op::UNIFORM_S:
+    case Op::NORMAL_S:
+    case Op::BERNOULLI_S:
+    case Op::RANDINT_S:
+    case Op::EXPONENTIAL_S:
       return "rri";
     default:
       break;

@@ -16,6 +16,7 @@
 #include "absl/container/inlined_vector.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
+#include "vm/random/scalar.h"
 #include "vm/random_draw.h"
 #include "vm/randstate.h"
 #include "vm/tensor.h"
@@ -41,8 +42,36 @@ int SamplerArity(Op op) {
     case Op::UNIFORM:
     case Op::RANDINT:
       return 4;
+    case Op::NORMAL_S:
+    case Op::EXPONENTIAL_S:
+      return 1;
+    case Op::BERNOULLI_S:
+      return 2;
+    case Op::UNIFORM_S:
+    case Op::RANDINT_S:
+      return 3;
     default:
       return -1;
+  }
+}
+
+// A scalar sampler's value (scalar.h), or nullopt for a tensor sampler.
+// Nothing here can fail: every Float, Int and state is a valid argument.
+std::optional<Value> ScalarDraw(Op op, const random::RandState& s, const Value* args) {
+  const random::Key k = random::EffectiveKey(s);
+  switch (op) {
+    case Op::UNIFORM_S:
+      return FromFloat(random::UniformScalar(k, AsFloat(args[1]), AsFloat(args[2])));
+    case Op::NORMAL_S:
+      return FromFloat(random::NormalScalar(k));
+    case Op::EXPONENTIAL_S:
+      return FromFloat(random::ExponentialScalar(k));
+    case Op::BERNOULLI_S:
+      return FromBool(random::BernoulliScalar(k, AsFloat(args[1])));
+    case Op::RANDINT_S:
+      return FromInt(random::RandIntScalar(k, AsInt(args[1]), AsInt(args[2])));
+    default:
+      return std::nullopt;
   }
 }
 
@@ -216,6 +245,11 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
     return false;
   }
   const Value* args = r + ins.b;  // args[0] is the state
+  if (const std::optional<Value> v = ScalarDraw(ins.op, StateOf(state), args)) {
+    MarkConsumed(state, here);
+    r[ins.a] = *v;  // a plain register: nothing to release
+    return true;
+  }
   // This sampler's output buffer is reused once its last result has died.
   TensorContext cx = Tensors(funcs_[here.function].first_site + here.pc);
   Object* out = nullptr;
@@ -234,7 +268,7 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       out = cx.New(DType::kBool, ShapeFromIntArray(args[2]));
       break;
     case Op::RANDINT:
-      out = cx.New(DType::kI32, ShapeFromIntArray(args[3]));
+      out = cx.New(DType::kI32, ShapeFromIntArray(args[1]));
       break;
     case Op::CATEGORICAL: {
       const Object* logits = AsObject(args[1]);
@@ -312,7 +346,7 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       // Reference only (u32 remainders by a run-time span), split like the
       // other partitionable draws.
       int32_t* y = ElementsOf<int32_t>(out);
-      const int64_t lo = AsInt(args[1]), hi = AsInt(args[2]);
+      const int64_t lo = AsInt(args[2]), hi = AsInt(args[3]);
       cx.ForRanges(static_cast<int64_t>(count), 64, ThreadPool::MinRange(kReferenceDrawNs),
                    [&](int, int64_t begin, int64_t end) {
                      random::RandInt(k, lo, hi, begin, end - begin, y + begin);

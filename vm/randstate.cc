@@ -23,14 +23,19 @@ const char* RandOpName(Op op) {
     case Op::BITS:
       return "bits";
     case Op::UNIFORM:
+    case Op::UNIFORM_S:
       return "uniform";
     case Op::NORMAL:
+    case Op::NORMAL_S:
       return "normal";
     case Op::BERNOULLI:
+    case Op::BERNOULLI_S:
       return "bernoulli";
     case Op::RANDINT:
+    case Op::RANDINT_S:
       return "randint";
     case Op::EXPONENTIAL:
+    case Op::EXPONENTIAL_S:
       return "exponential";
     case Op::CATEGORICAL:
       return "categorical";

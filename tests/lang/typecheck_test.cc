@@ -235,14 +235,17 @@ TEST(TypeCheckTest, NamedArguments) {
   EXPECT_NE(ErrorsOf("fn main() = print(uniform(key(0), [2], lo: 1.0, lo: 2.0))")
                 .find("t.alea:1:49: error: argument `lo` is given twice"),
             std::string::npos);
-  EXPECT_NE(ErrorsOf("fn main() = print(uniform(key(0)))")
-                .find("error: missing argument `shape` of `uniform`"),
+  EXPECT_NE(ErrorsOf("fn main() = print(bernoulli(key(0)))")
+                .find("error: missing argument `p` of `bernoulli`\n"),
+            std::string::npos);
+  EXPECT_NE(ErrorsOf("fn main() = print(bernoulli(key(0)))")
+                .find("help: `bernoulli` takes 2 or 3 arguments"),
             std::string::npos);
   EXPECT_NE(ErrorsOf("fn main() = print(key(0, 1))")
                 .find("error: `key` takes 1 argument, but 2 were given"),
             std::string::npos);
   EXPECT_NE(ErrorsOf("fn main() = print(uniform(key(0), [1], 0.0, 1.0, 2.0))")
-                .find("error: `uniform` takes 2 to 4 arguments, but 5 were given"),
+                .find("error: `uniform` takes 1 to 4 arguments, but 5 were given"),
             std::string::npos);
 }
 
@@ -448,7 +451,7 @@ TEST(TypeCheckTest, AmbientErrors) {
                 .find("error: `noise` uses rng, so it cannot be used as a value"),
             std::string::npos);
   EXPECT_NE(ErrorsOf("fn main() = print(normal(1.0, [2]))")
-                .find("error: mismatched types: expected `RandState`, found `Float`"),
+                .find("error: no `normal` for `Float` and `[Int]`"),
             std::string::npos);
   // A `with` inside a lambda is an ambient context of its own.
   EXPECT_TRUE(Check("fn main() = print(map([1], |n| with key(n) { normal([n]) }))")->ok);

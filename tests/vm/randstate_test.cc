@@ -154,6 +154,8 @@ class Program {
   }
   // A sampler on a window of copies of `args` (the state first): references
   // are retained copies, so the original register still holds the object.
+  // A sampler on a window of copies of args; a scalar draw's result is a
+  // plain register, a tensor's a reference.
   uint16_t Sample(Op op, std::vector<uint16_t> args) {
     const uint16_t base = next_;
     for (uint16_t a : args) {
@@ -161,7 +163,9 @@ class Program {
       const uint16_t w = Reg(ref);
       Emit(ref ? I(Op::COPY, w, a) : I(Op::MOVE, w, a));
     }
-    const uint16_t r = Reg(true);
+    const bool scalar = op == Op::UNIFORM_S || op == Op::NORMAL_S || op == Op::BERNOULLI_S ||
+                        op == Op::RANDINT_S || op == Op::EXPONENTIAL_S;
+    const uint16_t r = Reg(!scalar);
     Emit(I(op, r, base, static_cast<uint16_t>(args.size())));
     return r;
   }
@@ -400,7 +404,7 @@ TEST(RandStateSamplers, ElementwiseEqualDirectCalls) {
     p.Capture(p.Sample(Op::UNIFORM, {p.Key(2), shape, lo, hi}));
     p.Capture(p.Sample(Op::NORMAL, {p.Key(3), shape}));
     p.Capture(p.Sample(Op::BERNOULLI, {p.Key(4), pf, shape}));
-    p.Capture(p.Sample(Op::RANDINT, {p.Key(5), ilo, ihi, shape}));
+    p.Capture(p.Sample(Op::RANDINT, {p.Key(5), shape, ilo, ihi}));
     p.Capture(p.Sample(Op::EXPONENTIAL, {p.Key(6), shape}));
     // A counter-1 state samples with its effective key fold_in(k, 1).
     p.Capture(p.Sample(Op::BITS, {p.Field(p.Op2(Op::NEXT, p.Key(1)), 1), shape}));
@@ -539,7 +543,12 @@ TEST(RandStateReuse, EveryConsumingOpcodeChecks) {
                {Op::EXPONENTIAL, "exponential"},
                {Op::CATEGORICAL, "categorical"},
                {Op::PERMUTATION, "permutation"},
-               {Op::DROPOUT, "dropout"}};
+               {Op::DROPOUT, "dropout"},
+               {Op::UNIFORM_S, "uniform"},
+               {Op::NORMAL_S, "normal"},
+               {Op::BERNOULLI_S, "bernoulli"},
+               {Op::RANDINT_S, "randint"},
+               {Op::EXPONENTIAL_S, "exponential"}};
   for (const Case& c : cases) {
     Program p;
     const uint16_t s = p.Key(1);
@@ -568,7 +577,20 @@ TEST(RandStateReuse, EveryConsumingOpcodeChecks) {
           p.Sample(c.op, {s, f, shape});
           break;
         case Op::RANDINT:
-          p.Sample(c.op, {s, lo, hi, shape});
+          p.Sample(c.op, {s, shape, lo, hi});
+          break;
+        case Op::UNIFORM_S:
+          p.Sample(c.op, {s, f, f});
+          break;
+        case Op::NORMAL_S:
+        case Op::EXPONENTIAL_S:
+          p.Sample(c.op, {s});
+          break;
+        case Op::BERNOULLI_S:
+          p.Sample(c.op, {s, f});
+          break;
+        case Op::RANDINT_S:
+          p.Sample(c.op, {s, lo, hi});
           break;
         case Op::CATEGORICAL:
           p.Sample(c.op, {s, x});
