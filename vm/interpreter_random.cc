@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/strip.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
 #include "vm/random/scalar.h"
@@ -103,7 +104,22 @@ bool Vm::RaiseStateReused(const Object* state) {
   add_note(created, CreatedNote(created, created.module == loads_));
   const RandSite consumed = ConsumedAt(state);
   if (consumed.function != RandSite::kNoFunction) {  // else consumed outside any instruction
-    add_note(consumed, ConsumedNote(consumed, consumed.module == loads_));
+    // A sampler native (CALLN) is named for its builtin: natives.def names
+    // them `rand_NAME` (with a shape) and `rand_NAME_scalar` (without).
+    std::string native;
+    if (consumed.op == Op::CALLN && consumed.module == loads_ &&
+        consumed.function < module_->functions.size() &&
+        consumed.pc < module_->functions[consumed.function].code.size()) {
+      const Instr call = module_->functions[consumed.function].code[consumed.pc];
+      if (call.b < module_->natives.size()) {
+        absl::string_view name = module_->natives[call.b];
+        absl::ConsumePrefix(&name, "rand_");
+        absl::ConsumeSuffix(&name, "_scalar");
+        native = std::string(name);
+      }
+    }
+    add_note(consumed, ConsumedNote(consumed, consumed.module == loads_,
+                                    native.empty() ? nullptr : native.c_str()));
   }
   SetError(std::move(e));
   return false;

@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "vm/bytecode.h"
 #include "vm/heap.h"
+#include "vm/random/keys.h"
 #include "vm/runtime_error.h"
 #include "vm/value.h"
 
@@ -77,6 +78,13 @@ class NativeContext {
   // After a vm/tensor_ops.h function failed: its error, or out of memory.
   absl::Status Fail(TensorContext& cx);
 
+  // A sampler native's RandState argument: the counter-0 key it draws with
+  // (vm/random/keys.h EffectiveKey), after the use-once check (a consumed
+  // state is the error "a RandState is used twice", with its notes). Call
+  // ConsumeState once nothing else can fail, so that a failing call leaves
+  // the state unconsumed, as the sampler opcodes do.
+  absl::StatusOr<random::Key> StateKey(Value state);
+  void ConsumeState(Value state);
   // Allocation that reports the error itself.
   absl::StatusOr<Object*> NewArray(uint64_t length, bool elements_are_refs);
   absl::StatusOr<Object*> NewTuple(uint64_t fields);

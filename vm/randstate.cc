@@ -73,8 +73,8 @@ std::optional<std::string> CreatedNote(const RandSite& site, bool loaded) {
   return SiteText("the state was created", Quoted(name).c_str(), loaded);
 }
 
-std::string ConsumedNote(const RandSite& site, bool loaded) {
-  const char* name = RandOpName(site.op);
+std::string ConsumedNote(const RandSite& site, bool loaded, const char* native) {
+  const char* name = site.op == Op::CALLN ? native : RandOpName(site.op);
   if (name == nullptr) return SiteText("first consumed", nullptr, loaded);
   return SiteText("first consumed", Quoted(name).c_str(), loaded);
 }

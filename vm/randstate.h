@@ -94,7 +94,9 @@ const char* RandOpName(Op op);
 // `loaded`: whether the site is in the loaded module (its note then points at
 // it); otherwise the note says the code ran in an earlier module.
 std::optional<std::string> CreatedNote(const RandSite& site, bool loaded);
-std::string ConsumedNote(const RandSite& site, bool loaded);
+// `native`: the builtin name of the sampler native a CALLN site called, or
+// null.
+std::string ConsumedNote(const RandSite& site, bool loaded, const char* native = nullptr);
 
 // The source location of `site` in `module` (Function::lines), or nullopt
 // when it names no instruction there (host-made, or another module's).

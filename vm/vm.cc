@@ -694,6 +694,22 @@ absl::Status NativeContext::Fail(TensorContext& cx) {
   return absl::InvalidArgumentError(vm_->error_->message);
 }
 
+absl::StatusOr<random::Key> NativeContext::StateKey(Value state) {
+  const Object* o = AsObject(state);
+  if (IsConsumed(o)) {
+    vm_->RaiseStateReused(o);
+    return absl::AbortedError(vm_->error_->message);
+  }
+  return random::EffectiveKey(StateOf(o));
+}
+
+void NativeContext::ConsumeState(Value state) {
+  const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
+  MarkConsumed(AsObject(state),
+               RandSite{top.fn->index, static_cast<uint32_t>(top.pc - 1 - top.fn->code), Op::CALLN,
+                        vm_->loads_});
+}
+
 absl::StatusOr<Object*> NativeContext::NewArray(uint64_t length, bool elements_are_refs) {
   Object* o = vm_->heap_.NewArray(length, elements_are_refs);
   if (o == nullptr) return OutOfMemory();
