@@ -174,6 +174,32 @@ class FunctionCompiler {
   int BorrowedWindow(const std::vector<bool>& lead, const std::vector<NativeArg>& args);
   // ---- Random states (lower_random.cc) ----
   bool ApplyRandomBuiltin(lang::BuiltinId id, const std::vector<int>& args, int dst, Span at);
+  // ---- Unboxed random states (unboxed_states.cc, lower_random.cc) ----
+  // Fills unboxed_vars_ and unboxed_params_ for a function about to be lowered.
+  void FindUnboxedStates(const std::vector<lang::Param>& params, const Expr& body);
+  // `e` as an explicit call of a builtin that consumes the state in its
+  // parameter 0 (split, next, fold_in, split_n, the samplers): the builtin.
+  std::optional<lang::BuiltinId> StateBuiltin(const Expr& e, std::vector<int>* param_of_arg);
+  static const Expr* StateArgument(const Expr& e, const std::vector<int>& param_of_arg);
+  // A direct call of this function instance (a loop when in tail position).
+  bool IsSelfCall(const Expr& e);
+  // The first register of the pair holding the unboxed variable `e` names,
+  // or -1 (not a name, or a boxed variable).
+  int UnboxedPair(const Expr& e);
+  // Before a use of the unboxed variable `e` consumes it: a parameter's box
+  // is consumed now (TAKE), as the op would have consumed it boxed.
+  void TakeBox(const Expr& e, vm::Op consumer, Span at);
+  // The state words of `state` (or of this site of the ambient stream when
+  // null) for `consumer` into the pair at dst; `boxed`: the state, already
+  // evaluated, when it is neither.
+  void StateWords(const Expr* site, const Expr* state, const Operand* boxed, int dst,
+                  vm::Op consumer, Span at);
+  // A scalar sampler (`uniform(s)`...) on an unboxed state; false for others.
+  bool ScalarDraw(const Expr& e, lang::BuiltinId id, const std::vector<const Expr*>& args,
+                  const std::vector<int>& param_of_arg, Dest dest);
+  // `let a = key(n)`, `let a = fold_in(x, i)`, `let (a, b) = split(x)` or
+  // `next(x)` binding unboxed variables; false (nothing emitted) otherwise.
+  bool UnboxedLet(const Pattern& p, const Expr& value);
   // The state of site `site` (lang/rng_sites.h), in `dst` or a new
   // reference register; returns the register.
   int SiteState(const Expr& site, Span at, int dst = -1);
@@ -267,6 +293,13 @@ class FunctionCompiler {
   // instance (-1 for lambdas and the initializer): a tail call to itself
   // becomes a jump back to its first instruction.
   int self_index_ = -1;
+  // Unboxed random states: the variables (kVar patterns) and, per
+  // parameter, its pattern when unboxed; each variable's pair; where a
+  // self tail call jumps (after the PEEKs of the unboxed parameters).
+  absl::flat_hash_set<const Pattern*> unboxed_vars_;
+  std::vector<const Pattern*> unboxed_params_;
+  absl::flat_hash_map<const Pattern*, int> pairs_;
+  int loop_start_ = 0;
 };
 
 // State shared by every function of one compilation.

@@ -102,6 +102,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       SetTop(mark);
       return;
     }
+    if (ScalarDraw(e, *id, args, param_of_arg, dest)) return;
     const bool consumes = ConsumesTensorOperands(*id);
     const bool owns_first = OwnsFirstOperand(*id);
     // A reduction along an axis of `transpose(x)` reduces x along the
@@ -198,15 +199,32 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     // (`n` in `loop(i + 1, n, acc)`) is already where it belongs: a plain one
     // always, a reference at its last use (it would be moved out and back).
     bool self_loop = dest.tail && f == self_index_;
+    // An unboxed parameter (unboxed_states.cc) takes the loop's new state
+    // as words: those of an unboxed variable (loop_words), or the box of
+    // any other state, its words read at the top (PEEK) as on entry.
+    auto unboxed_param = [&](size_t i) {
+      return self_loop && i < unboxed_params_.size() && unboxed_params_[i] != nullptr;
+    };
     std::vector<bool> in_place(n, false);
+    std::vector<int> loop_words(n, -1);
     for (size_t i = 0; self_loop && i < args.size(); ++i) {
       const Expr& a = *args[i];
-      in_place[i] = a.kind == Expr::Kind::kName && a.name_kind == lang::NameKind::kLocal &&
-                    (!Ref(a.type) || last_uses_.contains(&a)) && VarReg(a) == static_cast<int>(i);
+      const bool same = a.kind == Expr::Kind::kName && a.name_kind == lang::NameKind::kLocal &&
+                        VarReg(a) == static_cast<int>(i);
+      // A parameter passed on in its own position: its box (consumed or
+      // not) and words stay.
+      in_place[i] = same && (!Ref(a.type) || last_uses_.contains(&a) ||
+                             (unboxed_param(i) && a.binding == unboxed_params_[i]));
     }
     for (size_t i = 0; i < args.size(); ++i) {
       if (in_place[i]) continue;
       int window_mark = top_;
+      if (unboxed_param(i) && UnboxedPair(*args[i]) >= 0) {
+        // An unboxed local (never a parameter: unboxed_states.cc): its
+        // words are copied at the jump, nothing else touching them.
+        loop_words[i] = UnboxedPair(*args[i]);
+        continue;
+      }
       IntoReg(*args[i], base + static_cast<int>(i));
       SetTop(window_mark);
     }
@@ -217,9 +235,20 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       }
       if (self_loop) {
         for (int i = 0; i < n; ++i) {
-          if (!in_place[i]) Move(i, base + i, IsRefReg(base + i));
+          if (in_place[i]) continue;
+          if (loop_words[i] >= 0) {  // the box was released above; the words go on
+            const int pair = pairs_[unboxed_params_[i]];
+            Move(pair, loop_words[i], false);
+            Move(pair + 1, loop_words[i] + 1, false);
+            continue;
+          }
+          Move(i, base + i, IsRefReg(base + i));
+          if (unboxed_param(i)) {
+            Emit(Instr::ABC(Op::PEEK, pairs_[unboxed_params_[i]], static_cast<uint16_t>(i), 0));
+          }
         }
-        Emit(Instr::AsBx(Op::JMP, 0, -(static_cast<int32_t>(fn_.code.size()) + 1)), e.span);
+        Emit(Instr::AsBx(Op::JMP, 0, loop_start_ - (static_cast<int32_t>(fn_.code.size()) + 1)),
+             e.span);
       } else {
         Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
       }

@@ -56,6 +56,16 @@ void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, c
   }
   ComputeLastUses(body, last_uses_);
   lang::NumberSites(body, sites_);
+  // Unboxed parameters: their words, read without consuming the box (a
+  // path may never consume it); a self tail call jumps past these reads.
+  FindUnboxedStates(params, body);
+  for (size_t i = 0; i < unboxed_params_.size(); ++i) {
+    if (unboxed_params_[i] == nullptr) continue;
+    const int pair = AllocWindow({false, false});
+    Emit(Instr::ABC(Op::PEEK, pair, static_cast<uint16_t>(i), 0));
+    pairs_[unboxed_params_[i]] = pair;
+  }
+  loop_start_ = static_cast<int>(fn_.code.size());
   Tail(body);
 }
 
@@ -154,7 +164,8 @@ void FunctionCompiler::ArgsInto(const std::vector<const Expr*>& args, int first)
 }
 
 FunctionCompiler::Operand FunctionCompiler::Eval(const Expr& e, bool borrow_ok) {
-  if (e.kind == Expr::Kind::kName && e.name_kind == lang::NameKind::kLocal) {
+  // An unboxed state is never borrowed: its use is a fresh box (Name).
+  if (e.kind == Expr::Kind::kName && e.name_kind == lang::NameKind::kLocal && UnboxedPair(e) < 0) {
     int r = VarReg(e);
     if (r >= 0 && (borrow_ok || !Ref(e.type))) return Operand{r, false};
   }
@@ -177,6 +188,8 @@ VarKey FunctionCompiler::KeyOfUse(const Expr& e) {
 
 int FunctionCompiler::VarReg(const Expr& e) {
   if (e.name_kind != lang::NameKind::kLocal || e.binding == nullptr) return -1;
+  // An unboxed local has no register of its own (a parameter keeps its box's).
+  if (pairs_.contains(e.binding) && !vars_.contains(VarKey(e.binding, ""))) return -1;
   auto it = vars_.find(KeyOfUse(e));
   // A variable of a polymorphic destructuring `let` has one instance.
   if (it == vars_.end()) it = vars_.find(VarKey(e.binding, ""));
@@ -190,6 +203,13 @@ int FunctionCompiler::VarReg(const Expr& e) {
 void FunctionCompiler::Name(const Expr& e, int dst) {
   switch (e.name_kind) {
     case lang::NameKind::kLocal: {
+      if (const int pair = UnboxedPair(e); pair >= 0) {
+        // A state kept unboxed, used where a box is needed (a tensor
+        // sampler, `split_n`, a call): a fresh one, which that use consumes.
+        TakeBox(e, Op::NOP, e.span);
+        Emit(Instr::ABC(Op::BOX, dst, pair, static_cast<uint16_t>(Op::NOP)), e.span);
+        return;
+      }
       int r = VarReg(e);
       if (r < 0) return;
       if (!Ref(e.type)) {
@@ -291,6 +311,7 @@ void FunctionCompiler::LetStmt(const lang::Stmt& stmt, const std::vector<const E
     }
     return;
   }
+  if (UnboxedLet(p, value)) return;
   switch (p.kind) {
     case Pattern::Kind::kVar: {
       int r = Alloc(Ref(value.type));

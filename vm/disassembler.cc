@@ -92,7 +92,15 @@ const char* OperandKinds(Op op) {
     case Op::BERNOULLI_S:
     case Op::RANDINT_S:
     case Op::EXPONENTIAL_S:
+    case Op::SITE_U:
       return "rri";
+    case Op::UNBOX:
+    case Op::BOX:
+      return "rri";  // c: the op named in use-once notes
+    case Op::FOLDIN_U:
+      return "rrr";
+    case Op::TAKE:
+      return "ri-";
     default:
       break;
   }

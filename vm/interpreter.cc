@@ -14,6 +14,10 @@
 #include "vm/compare.h"
 #include "vm/kernels/elementwise.h"
 #include "vm/print.h"
+#include "vm/random/keys.h"
+#include "vm/random/scalar.h"
+#include "vm/random/unboxed.h"
+#include "vm/randstate.h"
 #include "vm/vm.h"
 
 #if defined(__GNUC__) && !defined(ALEA_VM_SWITCH_DISPATCH)
@@ -670,12 +674,54 @@ bool Vm::Execute(Value* result) {
   ALEA_RANDOM_CASE(CATEGORICAL)
   ALEA_RANDOM_CASE(PERMUTATION)
   ALEA_RANDOM_CASE(DROPOUT)
-  ALEA_RANDOM_CASE(UNIFORM_S)
-  ALEA_RANDOM_CASE(NORMAL_S)
-  ALEA_RANDOM_CASE(BERNOULLI_S)
-  ALEA_RANDOM_CASE(RANDINT_S)
-  ALEA_RANDOM_CASE(EXPONENTIAL_S)
 #undef ALEA_RANDOM_CASE
+#define ALEA_UNBOXED_CASE(name)              \
+  CASE(name) {                               \
+    SAVE();                                  \
+    if (!UnboxedRandomOp(ins, R)) goto fail; \
+    DISPATCH();                              \
+  }
+  ALEA_UNBOXED_CASE(UNBOX)
+  ALEA_UNBOXED_CASE(TAKE)
+  ALEA_UNBOXED_CASE(BOX)
+  ALEA_UNBOXED_CASE(NEXT_U)
+  ALEA_UNBOXED_CASE(FOLDIN_U)
+  ALEA_UNBOXED_CASE(SITE_U)
+#undef ALEA_UNBOXED_CASE
+  // Unboxed states that cannot fail: the hash and the draw, nothing else.
+  CASE(PEEK) {
+    random::Pack(StateOf(AsObject(RB)), R + A);
+    DISPATCH();
+  }
+  CASE(SPLIT_U) {
+    const auto [first, second] = random::Split(random::Unpack(R + B));
+    random::Pack(first, R + A);
+    random::Pack(second, R + A + 2);
+    DISPATCH();
+  }
+  CASE(UNIFORM_S) {
+    RA = FromFloat(random::UniformScalar(random::EffectiveKey(random::Unpack(R + B)),
+                                         AsFloat(R[B + 2]), AsFloat(R[B + 3])));
+    DISPATCH();
+  }
+  CASE(NORMAL_S) {
+    RA = FromFloat(random::NormalScalar(random::EffectiveKey(random::Unpack(R + B))));
+    DISPATCH();
+  }
+  CASE(EXPONENTIAL_S) {
+    RA = FromFloat(random::ExponentialScalar(random::EffectiveKey(random::Unpack(R + B))));
+    DISPATCH();
+  }
+  CASE(BERNOULLI_S) {
+    RA = FromBool(
+        random::BernoulliScalar(random::EffectiveKey(random::Unpack(R + B)), AsFloat(R[B + 2])));
+    DISPATCH();
+  }
+  CASE(RANDINT_S) {
+    RA = FromInt(random::RandIntScalar(random::EffectiveKey(random::Unpack(R + B)), AsInt(R[B + 2]),
+                                       AsInt(R[B + 3])));
+    DISPATCH();
+  }
 
   // ---- Output ----
   CASE(PRINT) {

@@ -18,6 +18,7 @@
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
 #include "vm/random/scalar.h"
+#include "vm/random/unboxed.h"
 #include "vm/random_draw.h"
 #include "vm/randstate.h"
 #include "vm/tensor.h"
@@ -43,36 +44,8 @@ int SamplerArity(Op op) {
     case Op::UNIFORM:
     case Op::RANDINT:
       return 4;
-    case Op::NORMAL_S:
-    case Op::EXPONENTIAL_S:
-      return 1;
-    case Op::BERNOULLI_S:
-      return 2;
-    case Op::UNIFORM_S:
-    case Op::RANDINT_S:
-      return 3;
     default:
       return -1;
-  }
-}
-
-// A scalar sampler's value (scalar.h), or nullopt for a tensor sampler.
-// Nothing here can fail: every Float, Int and state is a valid argument.
-std::optional<Value> ScalarDraw(Op op, const random::RandState& s, const Value* args) {
-  const random::Key k = random::EffectiveKey(s);
-  switch (op) {
-    case Op::UNIFORM_S:
-      return FromFloat(random::UniformScalar(k, AsFloat(args[1]), AsFloat(args[2])));
-    case Op::NORMAL_S:
-      return FromFloat(random::NormalScalar(k));
-    case Op::EXPONENTIAL_S:
-      return FromFloat(random::ExponentialScalar(k));
-    case Op::BERNOULLI_S:
-      return FromBool(random::BernoulliScalar(k, AsFloat(args[1])));
-    case Op::RANDINT_S:
-      return FromInt(random::RandIntScalar(k, AsInt(args[1]), AsInt(args[2])));
-    default:
-      return std::nullopt;
   }
 }
 
@@ -261,11 +234,6 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
     return false;
   }
   const Value* args = r + ins.b;  // args[0] is the state
-  if (const std::optional<Value> v = ScalarDraw(ins.op, StateOf(state), args)) {
-    MarkConsumed(state, here);
-    r[ins.a] = *v;  // a plain register: nothing to release
-    return true;
-  }
   // This sampler's output buffer is reused once its last result has died.
   TensorContext cx = Tensors(funcs_[here.function].first_site + here.pc);
   Object* out = nullptr;
@@ -396,6 +364,75 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
   MarkConsumed(state, here);
   PutReference(r, ins.a, out);
   return true;
+}
+
+bool Vm::UnboxedRandomOp(Instr ins, Value* r) {
+  const Frame& frame = frames_[depth_ - 1];
+  const uint32_t pc = static_cast<uint32_t>(frame.pc - 1 - frame.fn->code);
+  // The op a box is made or consumed for, named in use-once notes.
+  auto site = [&](uint16_t op) {
+    return RandSite{frame.fn->index, pc, static_cast<Op>(op), loads_};
+  };
+  switch (ins.op) {
+    case Op::UNBOX: {
+      Object* state = AsObject(r[ins.b]);
+      if (IsConsumed(state)) return RaiseStateReused(state);
+      MarkConsumed(state, site(ins.c));
+      random::Pack(StateOf(state), r + ins.a);
+      return true;
+    }
+    case Op::TAKE: {
+      if (r[ins.a] == 0) return true;
+      Object* state = AsObject(r[ins.a]);
+      if (IsConsumed(state)) return RaiseStateReused(state);
+      MarkConsumed(state, site(ins.b));
+      r[ins.a] = 0;
+      heap_.Release(state);
+      return true;
+    }
+    case Op::BOX: {
+      Object* o = NewRandState(random::Unpack(r + ins.b), site(ins.c));
+      if (o == nullptr) return false;
+      PutReference(r, ins.a, o);
+      return true;
+    }
+    case Op::NEXT_U: {
+      const random::RandState s = random::Unpack(r + ins.b);
+      if (s.n == UINT32_MAX) {  // as NEXT: wrapping would restart the stream
+        Raise(RuntimeErrorId::kStreamExhausted);
+        return false;
+      }
+      const auto [sub, rest] = random::Next(s);
+      random::Pack(sub, r + ins.a);
+      random::Pack(rest, r + ins.a + 2);
+      return true;
+    }
+    case Op::FOLDIN_U: {
+      const int64_t data = AsInt(r[ins.c]);  // as FOLDIN
+      if (data < 0 || data > int64_t{UINT32_MAX}) {
+        Raise(RuntimeErrorId::kFoldInRange, data);
+        return false;
+      }
+      random::Pack(random::FoldIn(random::Unpack(r + ins.b), static_cast<uint32_t>(data)),
+                   r + ins.a);
+      return true;
+    }
+    case Op::SITE_U: {
+      const random::RandState& ambient = StateOf(AsObject(r[ins.b]));
+      const uint64_t data = uint64_t{ambient.n} + ins.c;  // as SITE
+      if (data > UINT32_MAX) {
+        Raise(RuntimeErrorId::kSiteExhausted, ins.c, ambient.n);
+        return false;
+      }
+      random::Pack(
+          random::RandState{random::FoldInKey(ambient.key, static_cast<uint32_t>(data)), 0},
+          r + ins.a);
+      return true;
+    }
+    default:
+      Raise(RuntimeErrorId::kBadCall, "an unknown random opcode");
+      return false;
+  }
 }
 
 }  // namespace alea::vm

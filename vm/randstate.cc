@@ -11,12 +11,15 @@ const char* RandOpName(Op op) {
     case Op::KEY:
       return "key";
     case Op::SPLIT:
+    case Op::SPLIT_U:
       return "split";
     case Op::SPLITN:
       return "split_n";
     case Op::FOLDIN:
+    case Op::FOLDIN_U:
       return "fold_in";
     case Op::NEXT:
+    case Op::NEXT_U:
       return "next";
     case Op::CONSUME:
       return "with";
@@ -65,7 +68,7 @@ std::string Quoted(const char* name) { return absl::StrCat("`", name, "`"); }
 
 std::optional<std::string> CreatedNote(const RandSite& site, bool loaded) {
   if (site.function == RandSite::kNoFunction) return std::nullopt;
-  if (site.op == Op::SITE) {
+  if (site.op == Op::SITE || site.op == Op::SITE_U) {
     return SiteText("the state was created", "the ambient random stream", loaded);
   }
   const char* name = RandOpName(site.op);

@@ -246,6 +246,9 @@ class Vm {
   // false after recording the error. The caller has saved the frame state.
   bool RandomOp(Instr ins, Value* r);
   bool RandomSample(Instr ins, Value* r, Object* state, const RandSite& here);
+  // The unboxed-state opcodes that can fail (UNBOX TAKE BOX NEXT_U FOLDIN_U
+  // SITE_U); the others run inline in the dispatch loop.
+  bool UnboxedRandomOp(Instr ins, Value* r);
   // A new state created at `site`; null after raising out of memory.
   Object* NewRandState(const random::RandState& state, const RandSite& site);
   // "a RandState is used twice", with notes for where `state` was created

@@ -253,6 +253,32 @@ if [[ -z $few || $few != "$many" ]]; then
   echo "FAIL: set/add_at of a tensor held once allocate per step: 10 steps: $few; 1000: $many"
   failures=$((failures + 1))
 fi
+# Random states kept unboxed (docs/decisions.md "Unboxed random states"): a
+# loop that splits its state and draws scalars, or threads a stream with
+# `next`, allocates nothing per step.
+scalar_draws() {
+  printf '%s\n' \
+    'fn hits(s: RandState, n: Int, acc: Int) -> Int =' \
+    '  if n == 0 { acc } else {' \
+    '    let (a, s) = split(s);' \
+    '    let (b, c) = split(a);' \
+    '    let x = uniform(b);' \
+    '    let y = normal(c);' \
+    '    hits(s, n - 1, if x * x + y * y < 1.0 { acc + 1 } else { acc })' \
+    '  }' \
+    'fn walk(s: RandState, n: Int, x: Float) -> Float =' \
+    '  if n == 0 { x } else { let (sub, s) = next(s); walk(s, n - 1, x + exponential(sub)) }' \
+    "fn main() = print((hits(key(0), $1, 0), walk(key(1), $1, 0.0)))" \
+    >"$tmp/draws$1.alea"
+  "$alea" run --stats "$tmp/draws$1.alea" 2>&1 >/dev/null |
+    sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'
+}
+few=$(scalar_draws 10)
+many=$(scalar_draws 100000)
+if [[ -z $few || $few != "$many" ]]; then
+  echo "FAIL: scalar draws from unboxed states allocate per step: 10 steps: $few; 10^5: $many"
+  failures=$((failures + 1))
+fi
 # Writes are atomic: a write that fails at the rename (the target is a
 # directory) leaves the target as it was and no temporary file behind.
 mkdir -p "$tmp/atomic/target.txt"

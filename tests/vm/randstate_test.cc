@@ -154,8 +154,6 @@ class Program {
   }
   // A sampler on a window of copies of `args` (the state first): references
   // are retained copies, so the original register still holds the object.
-  // A sampler on a window of copies of args; a scalar draw's result is a
-  // plain register, a tensor's a reference.
   uint16_t Sample(Op op, std::vector<uint16_t> args) {
     const uint16_t base = next_;
     for (uint16_t a : args) {
@@ -163,9 +161,7 @@ class Program {
       const uint16_t w = Reg(ref);
       Emit(ref ? I(Op::COPY, w, a) : I(Op::MOVE, w, a));
     }
-    const bool scalar = op == Op::UNIFORM_S || op == Op::NORMAL_S || op == Op::BERNOULLI_S ||
-                        op == Op::RANDINT_S || op == Op::EXPONENTIAL_S;
-    const uint16_t r = Reg(!scalar);
+    const uint16_t r = Reg(true);
     Emit(I(op, r, base, static_cast<uint16_t>(args.size())));
     return r;
   }
@@ -544,11 +540,7 @@ TEST(RandStateReuse, EveryConsumingOpcodeChecks) {
                {Op::CATEGORICAL, "categorical"},
                {Op::PERMUTATION, "permutation"},
                {Op::DROPOUT, "dropout"},
-               {Op::UNIFORM_S, "uniform"},
-               {Op::NORMAL_S, "normal"},
-               {Op::BERNOULLI_S, "bernoulli"},
-               {Op::RANDINT_S, "randint"},
-               {Op::EXPONENTIAL_S, "exponential"}};
+               {Op::UNBOX, "uniform"}};
   for (const Case& c : cases) {
     Program p;
     const uint16_t s = p.Key(1);
@@ -579,19 +571,12 @@ TEST(RandStateReuse, EveryConsumingOpcodeChecks) {
         case Op::RANDINT:
           p.Sample(c.op, {s, shape, lo, hi});
           break;
-        case Op::UNIFORM_S:
-          p.Sample(c.op, {s, f, f});
+        case Op::UNBOX: {  // the words of a box, for a scalar draw (named in the note)
+          const uint16_t words = p.Reg(false);
+          p.Reg(false);
+          p.Emit(I(Op::UNBOX, words, s, static_cast<uint16_t>(Op::UNIFORM_S)));
           break;
-        case Op::NORMAL_S:
-        case Op::EXPONENTIAL_S:
-          p.Sample(c.op, {s});
-          break;
-        case Op::BERNOULLI_S:
-          p.Sample(c.op, {s, f});
-          break;
-        case Op::RANDINT_S:
-          p.Sample(c.op, {s, lo, hi});
-          break;
+        }
         case Op::CATEGORICAL:
           p.Sample(c.op, {s, x});
           break;

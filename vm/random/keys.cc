@@ -22,8 +22,6 @@ Key FoldInKey(Key k, uint32_t data) {
   return Key{a, b};
 }
 
-Key EffectiveKey(const RandState& s) { return s.n == 0 ? s.key : FoldInKey(s.key, s.n); }
-
 RandState FoldIn(const RandState& s, uint32_t data) {
   return RandState{FoldInKey(EffectiveKey(s), data), 0};
 }

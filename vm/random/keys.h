@@ -29,17 +29,17 @@ struct RandState {
 // two's-complement bits, so key(-1) is [0xffffffff, 0xffffffff] (JAX x64 mode).
 RandState KeyFromSeed(int64_t seed);
 
+// JAX's fold_in on raw keys: threefry(k, (0, data)). JAX converts the data to
+// uint32 first; callers decide what an out-of-range Int means.
+Key FoldInKey(Key k, uint32_t data);
+
 // The key a sampler or a derivation acts on: the key itself for n == 0, else
-// fold_in(key, n).
-Key EffectiveKey(const RandState& s);
+// fold_in(key, n). Inline: every scalar draw asks.
+inline Key EffectiveKey(const RandState& s) { return s.n == 0 ? s.key : FoldInKey(s.key, s.n); }
 
 // The i-th key of JAX's partitionable split: threefry(k, (i >> 32, i & ~0u)).
 // For i < 2^32 this is FoldInKey(k, i).
 Key SplitKey(Key k, uint64_t i);
-
-// JAX's fold_in on raw keys: threefry(k, (0, data)). JAX converts the data to
-// uint32 first; callers decide what an out-of-range Int means.
-Key FoldInKey(Key k, uint32_t data);
 
 // fold_in(s, data), counter 0.
 RandState FoldIn(const RandState& s, uint32_t data);

@@ -3,24 +3,18 @@
 namespace alea::vm::random {
 namespace {
 
-// Skein's key-schedule parity constant: the third key word is k0 ^ k1 ^ this.
-constexpr uint32_t kParity = 0x1BD11BDA;
-
-// Rotation amounts of Threefry-2x32, one per round, cycling every 8 rounds.
-constexpr int kRotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-
 inline uint32_t RotateLeft(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
 }  // namespace
 
 std::pair<uint32_t, uint32_t> Threefry2x32Rounds(int rounds, uint32_t k0, uint32_t k1, uint32_t x0,
                                                  uint32_t x1) {
-  const uint32_t ks[3] = {k0, k1, k0 ^ k1 ^ kParity};
+  const uint32_t ks[3] = {k0, k1, k0 ^ k1 ^ kThreefryParity};
   x0 += ks[0];
   x1 += ks[1];
   for (int r = 0; r < rounds; ++r) {
     x0 += x1;
-    x1 = RotateLeft(x1, kRotations[r % 8]);
+    x1 = RotateLeft(x1, kThreefryRotations[r % 8]);
     x1 ^= x0;
     if (r % 4 == 3) {
       // The s-th key injection adds the schedule rotated by s, plus s itself so
@@ -31,10 +25,6 @@ std::pair<uint32_t, uint32_t> Threefry2x32Rounds(int rounds, uint32_t k0, uint32
     }
   }
   return {x0, x1};
-}
-
-std::pair<uint32_t, uint32_t> Threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x1) {
-  return Threefry2x32Rounds(20, k0, k1, x0, x1);
 }
 
 void Threefry2x32Block(uint32_t k0, uint32_t k1, const uint32_t* x0, const uint32_t* x1,
