@@ -200,9 +200,12 @@ class FunctionCompiler {
   // `let a = key(n)`, `let a = fold_in(x, i)`, `let (a, b) = split(x)` or
   // `next(x)` binding unboxed variables; false (nothing emitted) otherwise.
   bool UnboxedLet(const Pattern& p, const Expr& value);
-  // The state of site `site` (lang/rng_sites.h), in `dst` or a new
+  // The state of site `site` (lang/rng_sites.h) as a box, in `dst` or a new
   // reference register; returns the register.
   int SiteState(const Expr& site, Span at, int dst = -1);
+  // The words of site `site` in a new pair of plain registers (the ambient
+  // stream, ambient_, is always a pair).
+  int SiteWords(const Expr& site, Span at);
   void With(const Expr& e, Dest dest);
   // `x @ y` where either side is `transpose(...)` (e: the binary `@`): one
   // `t_matmul_t` that reads the operand transposed in place, into r; false
@@ -285,7 +288,11 @@ class FunctionCompiler {
   absl::flat_hash_map<VarKey, int> vars_;
   absl::flat_hash_set<const Expr*> last_uses_;
   lang::SiteNumbers sites_;
-  int ambient_ = -1;  // the register of the ambient random stream, or -1
+  // The first of the two plain registers holding the ambient random
+  // stream's words (unboxed), or -1; and, in a `uses rng` function, the pair
+  // its own parameter was PEEKed into (where a self tail call puts the next).
+  int ambient_ = -1;
+  int ambient_entry_ = -1;
   // Polymorphic local lets: the instance keys used in the rest of their scope.
   std::optional<Span> last_line_;
   bool too_large_ = false;

@@ -228,7 +228,14 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       IntoReg(*args[i], base + static_cast<int>(i));
       SetTop(window_mark);
     }
-    if (pass_state) SiteState(e, e.span, base + static_cast<int>(args.size()));
+    // The callee's ambient stream: this site's state, as words when the
+    // call is this function's own loop (its PEEKed pair takes them).
+    int loop_ambient = -1;
+    if (pass_state && self_loop && ambient_entry_ >= 0) {
+      loop_ambient = SiteWords(e, e.span);
+    } else if (pass_state) {
+      SiteState(e, e.span, base + static_cast<int>(args.size()));
+    }
     if (dest.tail) {
       for (int r = 0; r < base; ++r) {
         if (IsRefReg(r) && !(r < n && in_place[r])) Release(r);
@@ -236,6 +243,12 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       if (self_loop) {
         for (int i = 0; i < n; ++i) {
           if (in_place[i]) continue;
+          if (loop_ambient >= 0 && i == static_cast<int>(args.size())) {
+            // The box was released above; the words go on.
+            Move(ambient_entry_, loop_ambient, false);
+            Move(ambient_entry_ + 1, loop_ambient + 1, false);
+            continue;
+          }
           if (loop_words[i] >= 0) {  // the box was released above; the words go on
             const int pair = pairs_[unboxed_params_[i]];
             Move(pair, loop_words[i], false);

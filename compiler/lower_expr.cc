@@ -36,7 +36,7 @@ void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, c
   for (const lang::Param& param : params) refs.push_back(Ref(param.pattern->type));
   if (uses_rng) refs.push_back(true);
   AllocWindow(refs);
-  if (uses_rng) ambient_ = static_cast<int>(params.size());
+
   fn_.num_params = static_cast<uint16_t>(refs.size());
   fn_.num_captures = static_cast<uint16_t>(captures.size());
   for (size_t i = 0; i < captures.size(); ++i) {
@@ -64,6 +64,12 @@ void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, c
     const int pair = AllocWindow({false, false});
     Emit(Instr::ABC(Op::PEEK, pair, static_cast<uint16_t>(i), 0));
     pairs_[unboxed_params_[i]] = pair;
+  }
+  if (uses_rng) {
+    // The ambient stream's words; its box (the last parameter) is never
+    // consumed here: sites only read it.
+    ambient_ = ambient_entry_ = AllocWindow({false, false});
+    Emit(Instr::ABC(Op::PEEK, ambient_, static_cast<uint16_t>(params.size()), 0));
   }
   loop_start_ = static_cast<int>(fn_.code.size());
   Tail(body);
@@ -343,7 +349,7 @@ void FunctionCompiler::If(const Expr& e, Dest dest) {
   // A site: its state is made before the branch, so both arms see it; the
   // condition still draws from the enclosing stream.
   const int outer_ambient = ambient_;
-  const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
+  const int site_state = sites_.contains(&e) ? SiteWords(e, e.span) : -1;
   Branch(*e.rhs, false, else_label);
   if (site_state >= 0) ambient_ = site_state;
   int mark = top_;
@@ -361,7 +367,6 @@ void FunctionCompiler::If(const Expr& e, Dest dest) {
   SetTop(mark);
   Bind(end);
   ambient_ = outer_ambient;
-  if (site_state >= 0 && !dest.tail) Release(site_state);
 }
 
 namespace {

@@ -186,7 +186,7 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   // A site: the arm bodies draw from its state (the scrutinee and the
   // guards, conditions, from the enclosing stream; lang/rng_sites.h).
   const int outer_ambient = ambient_;
-  const int site_state = sites_.contains(&e) ? SiteState(e, e.span) : -1;
+  const int site_state = sites_.contains(&e) ? SiteWords(e, e.span) : -1;
   const int arm_ambient = site_state >= 0 ? site_state : outer_ambient;
   // A variant of many constructors is matched through a jump table: SWITCH
   // lands on the first arm that can match the tag, past that arm's own tag
@@ -269,7 +269,6 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
   }
   Bind(end);
   ambient_ = outer_ambient;
-  if (site_state >= 0 && !dest.tail) Release(site_state);
   if (!dest.tail) Free(s);
   SetTop(mark);
 }

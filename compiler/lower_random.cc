@@ -99,7 +99,7 @@ void FunctionCompiler::StateWords(const Expr* site, const Expr* state, const Ope
       pc_.Error(lang::DiagId::kFunctionTooLarge, at, fn_.name, "more than 65,536 random sites");
       return;
     }
-    Emit(Instr::ABC(Op::SITE_U, dst, ambient_, static_cast<uint16_t>(it->second)), at);
+    Emit(Instr::ABC(Op::SITE, dst, ambient_, static_cast<uint16_t>(it->second)), at);
     return;
   }
   if (boxed != nullptr) {
@@ -226,19 +226,20 @@ bool FunctionCompiler::UnboxedLet(const Pattern& p, const Expr& value) {
   return true;
 }
 
+int FunctionCompiler::SiteWords(const Expr& site, Span at) {
+  const int pair = AllocWindow({false, false});
+  StateWords(&site, nullptr, nullptr, pair, Op::SITE, at);
+  return pair;
+}
+
 int FunctionCompiler::SiteState(const Expr& site, Span at, int dst) {
+  // A box for the consumers that take one (a tensor sampler, `rng()`, a
+  // call of another `uses rng` function): made from the site's words.
   int r = dst >= 0 ? dst : Alloc(true);
-  auto it = sites_.find(&site);
-  if (ambient_ < 0 || it == sites_.end()) {
-    // The type checker reports sites outside an ambient scope; keep going.
-    pc_.Unsupported("a random site outside `uses rng`", at);
-    return r;
-  }
-  if (it->second > UINT16_MAX) {
-    pc_.Error(lang::DiagId::kFunctionTooLarge, at, fn_.name, "more than 65,536 random sites");
-    return r;
-  }
-  Emit(Instr::ABC(Op::SITE, r, ambient_, static_cast<uint16_t>(it->second)), at);
+  const int mark = top_;
+  const int pair = SiteWords(site, at);
+  Emit(Instr::ABC(Op::BOX, r, pair, static_cast<uint16_t>(Op::SITE)), at);
+  SetTop(mark);
   return r;
 }
 
@@ -248,8 +249,11 @@ void FunctionCompiler::With(const Expr& e, Dest dest) {
   int state = Alloc(true);
   IntoReg(*e.lhs, state);
   Emit(Instr::ABC(Op::CONSUME, state, 0, 0), e.span);
+  // The block's sites read the stream's words (the box stays, released after).
+  const int words = AllocWindow({false, false});
+  Emit(Instr::ABC(Op::PEEK, words, state, 0), e.span);
   int saved = ambient_;
-  ambient_ = state;
+  ambient_ = words;
   if (dest.tail) {
     Tail(*e.body);
   } else {

@@ -92,7 +92,6 @@ const char* OperandKinds(Op op) {
     case Op::BERNOULLI_S:
     case Op::RANDINT_S:
     case Op::EXPONENTIAL_S:
-    case Op::SITE_U:
       return "rri";
     case Op::UNBOX:
     case Op::BOX:

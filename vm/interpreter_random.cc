@@ -120,24 +120,6 @@ bool Vm::RandomOp(Instr ins, Value* r) {
       PutReference(r, ins.a, s);
       return true;
     }
-    case Op::SITE: {
-      // Borrows the ambient state: its sites all read it, and the `with` that
-      // provided it (CONSUME) has already consumed it.
-      const random::RandState& ambient = StateOf(AsObject(r[ins.b]));
-      const uint64_t data = uint64_t{ambient.n} + ins.c;
-      if (data > UINT32_MAX) {
-        Raise(RuntimeErrorId::kSiteExhausted, ins.c, ambient.n);
-        return false;
-      }
-      // fold_in(k, n + c) on the raw key: site c of (k, n) is the (n + c)-th
-      // `next` of the stream (docs/language.md "Implicit random states (`uses rng`)").
-      const random::RandState derived{random::FoldInKey(ambient.key, static_cast<uint32_t>(data)),
-                                      0};
-      Object* s = NewRandState(derived, here);
-      if (s == nullptr) return false;
-      PutReference(r, ins.a, s);
-      return true;
-    }
     case Op::CONSUME: {
       Object* s = AsObject(r[ins.a]);
       if (IsConsumed(s)) return RaiseStateReused(s);
@@ -417,9 +399,11 @@ bool Vm::UnboxedRandomOp(Instr ins, Value* r) {
                    r + ins.a);
       return true;
     }
-    case Op::SITE_U: {
-      const random::RandState& ambient = StateOf(AsObject(r[ins.b]));
-      const uint64_t data = uint64_t{ambient.n} + ins.c;  // as SITE
+    case Op::SITE: {
+      // fold_in(k, n + c) on the raw key: site c of (k, n) is the (n + c)-th
+      // `next` of the stream (docs/language.md "Implicit random states (`uses rng`)").
+      const random::RandState ambient = random::Unpack(r + ins.b);
+      const uint64_t data = uint64_t{ambient.n} + ins.c;
       if (data > UINT32_MAX) {
         Raise(RuntimeErrorId::kSiteExhausted, ins.c, ambient.n);
         return false;

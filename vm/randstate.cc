@@ -68,7 +68,7 @@ std::string Quoted(const char* name) { return absl::StrCat("`", name, "`"); }
 
 std::optional<std::string> CreatedNote(const RandSite& site, bool loaded) {
   if (site.function == RandSite::kNoFunction) return std::nullopt;
-  if (site.op == Op::SITE || site.op == Op::SITE_U) {
+  if (site.op == Op::SITE) {
     return SiteText("the state was created", "the ambient random stream", loaded);
   }
   const char* name = RandOpName(site.op);

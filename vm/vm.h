@@ -247,7 +247,7 @@ class Vm {
   bool RandomOp(Instr ins, Value* r);
   bool RandomSample(Instr ins, Value* r, Object* state, const RandSite& here);
   // The unboxed-state opcodes that can fail (UNBOX TAKE BOX NEXT_U FOLDIN_U
-  // SITE_U); the others run inline in the dispatch loop.
+  // SITE); the others run inline in the dispatch loop.
   bool UnboxedRandomOp(Instr ins, Value* r);
   // A new state created at `site`; null after raising out of memory.
   Object* NewRandState(const random::RandState& state, const RandSite& site);

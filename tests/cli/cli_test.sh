@@ -254,8 +254,8 @@ if [[ -z $few || $few != "$many" ]]; then
   failures=$((failures + 1))
 fi
 # Random states kept unboxed (docs/decisions.md "Unboxed random states"): a
-# loop that splits its state and draws scalars, or threads a stream with
-# `next`, allocates nothing per step.
+# loop that splits its state and draws scalars, threads a stream with
+# `next`, or draws from its ambient stream, allocates nothing per step.
 scalar_draws() {
   printf '%s\n' \
     'fn hits(s: RandState, n: Int, acc: Int) -> Int =' \
@@ -268,7 +268,9 @@ scalar_draws() {
     '  }' \
     'fn walk(s: RandState, n: Int, x: Float) -> Float =' \
     '  if n == 0 { x } else { let (sub, s) = next(s); walk(s, n - 1, x + exponential(sub)) }' \
-    "fn main() = print((hits(key(0), $1, 0), walk(key(1), $1, 0.0)))" \
+    'fn dice(n: Int, acc: Int) -> Int uses rng =' \
+    '  if n == 0 { acc } else { dice(n - 1, acc + randint(1, 7)) }' \
+    "fn main() uses rng = print((hits(key(0), $1, 0), walk(key(1), $1, 0.0), dice($1, 0)))" \
     >"$tmp/draws$1.alea"
   "$alea" run --stats "$tmp/draws$1.alea" 2>&1 >/dev/null |
     sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'

@@ -183,8 +183,9 @@ TEST(LineTable, PointsAtTheOperation) {
 }
 
 TEST(Lower, UsesRngTakesItsStreamLast) {
-  // A `uses rng` function gets its ambient stream as an extra parameter, and
-  // each site is a SITE of it numbered in evaluation order.
+  // A `uses rng` function gets its ambient stream as an extra parameter,
+  // whose words it reads first (PEEK), and each site is a SITE of those
+  // words numbered in evaluation order.
   vm::Module m = MustCompile(
       "fn f(x: Float) -> Tensor uses rng = uniform([2]) + normal([2]) * x\n"
       "fn main() { print(with key(0) { f(1.0) }) }\n");
@@ -194,10 +195,13 @@ TEST(Lower, UsesRngTakesItsStreamLast) {
   }
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->num_params, 2);
+  ASSERT_FALSE(f->code.empty());
+  EXPECT_EQ(f->code[0].op, Op::PEEK);
+  EXPECT_EQ(f->code[0].b, 1) << "the stream is the last parameter";
   std::vector<int> sites;
   for (const vm::Instr& in : f->code) {
     if (in.op == Op::SITE) {
-      EXPECT_EQ(in.b, 1) << "the stream is the last parameter";
+      EXPECT_EQ(in.b, f->code[0].a) << "sites read the stream's words";
       sites.push_back(in.c);
     }
   }

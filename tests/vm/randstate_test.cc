@@ -141,6 +141,21 @@ class Program {
     Emit(I(op, r, rb, c));
     return r;
   }
+  // The state of site c of the ambient stream R(s), as the compiler makes
+  // one: the stream's words (PEEK), the site's (SITE), and a box of them.
+  // Without `box`, the SITE is the last instruction (and its pair returned).
+  uint16_t Site(uint16_t s, uint16_t c, bool box = true) {
+    const uint16_t stream = Reg(false);
+    Reg(false);
+    Emit(I(Op::PEEK, stream, s));
+    const uint16_t site = Reg(false);
+    Reg(false);
+    Emit(I(Op::SITE, site, stream, c));
+    if (!box) return site;
+    const uint16_t r = Reg(true);
+    Emit(I(Op::BOX, r, site, static_cast<uint16_t>(Op::SITE)));
+    return r;
+  }
   uint16_t Field(uint16_t tuple, uint16_t i) {
     const uint16_t r = Reg(true);
     Emit(I(Op::FIELD, r, tuple, i));
@@ -367,17 +382,17 @@ TEST(RandStateOps, SplitUniformMatchesDocstring) {
 }
 
 // SITE c of an ambient (k, n) is fold_in(k, n + c) at counter 0, and it only
-// borrows: the ambient state stays unconsumed (CONSUME then takes it).
+// reads: the ambient state stays unconsumed (CONSUME then takes it).
 TEST(RandStateOps, SiteFoldsTheCounterAndBorrows) {
   Program p;
   const uint16_t s = p.Key(3);
-  p.Print(p.Op2(Op::SITE, s, 0), p.StateType());
-  p.Print(p.Op2(Op::SITE, s, 2), p.StateType());
-  p.Print(p.Op2(Op::SITE, s, 2), p.StateType());             // the same site twice: allowed
+  p.Print(p.Site(s, 0), p.StateType());
+  p.Print(p.Site(s, 2), p.StateType());
+  p.Print(p.Site(s, 2), p.StateType());                      // the same site twice: allowed
   const uint16_t advanced = p.Field(p.Op2(Op::NEXT, s), 1);  // s is still unconsumed
-  p.Print(p.Op2(Op::SITE, advanced, 1), p.StateType());
+  p.Print(p.Site(advanced, 1), p.StateType());
   p.Consume(advanced);
-  p.Print(p.Op2(Op::SITE, advanced, 65535), p.StateType());  // after `with`: still fine
+  p.Print(p.Site(advanced, 65535), p.StateType());  // after `with`: still fine
   const random::Key k{0, 3};
   const std::string site2 = StateText(random::FoldInKey(k, 2)) + "\n";
   // Site 1 of (k, 1) is the second `next` of the stream: fold_in(k, 2).
@@ -628,7 +643,7 @@ TEST(RandStateReuse, CreatorNames) {
         s = p.Op2(Op::FOLDIN, k, p.Int(5));
         break;
       default:
-        s = p.Op2(Op::SITE, k, 4);
+        s = p.Site(k, 4);
         break;
     }
     const size_t created = c.which == 2 || c.which == 3 ? p.pc() - 1 : p.pc() - 2;
@@ -708,7 +723,7 @@ TEST(RandStateErrors, BadArguments) {
        [](Program& p) { p.Op2(Op::NEXT, p.HostState(1, 2, 4294967295u)); }},
       {"random stream exhausted: site 2 of an ambient state at counter 4294967294 is past counter "
        "4294967295",
-       [](Program& p) { p.Op2(Op::SITE, p.HostState(1, 2, 4294967294u), 2); }},
+       [](Program& p) { p.Site(p.HostState(1, 2, 4294967294u), 2, false); }},
       {"internal error: a sampler with the wrong number of arguments",
        [](Program& p) {
          p.Sample(Op::UNIFORM, {p.Key(1), p.Shape({1})});
@@ -728,7 +743,7 @@ TEST(RandStateErrors, EdgesThatAreFine) {
   Program p;
   // The last `next` that a stream has, and site 1 of counter 2^32 - 2.
   p.Print(p.Field(p.Op2(Op::NEXT, p.HostState(1, 2, 4294967294u)), 1), p.StateType());
-  p.Print(p.Op2(Op::SITE, p.HostState(1, 2, 4294967294u), 1), p.StateType());
+  p.Print(p.Site(p.HostState(1, 2, 4294967294u), 1), p.StateType());
   p.Capture(p.Sample(Op::PERMUTATION, {p.Key(1), p.Int(0)}));
   EXPECT_EQ(RunOk(p).out,
             absl::StrCat("RandState(1, 2, 4294967295)\n",
@@ -804,14 +819,14 @@ TEST(RandStateOps, HeapObject) {
 TEST(RandStateOps, DisassemblyAndCompare) {
   Program p;
   const uint16_t s = p.Key(1);
-  p.Op2(Op::SITE, s, 3);
+  p.Site(s, 3, false);
   p.Sample(Op::BITS, {s, p.Shape({2})});
   const uint32_t t = p.StateType();
   const Module m = p.Build();
   EXPECT_EQ(TypeName(m, t), "RandState");
   const std::string dis = Disassemble(m);
-  EXPECT_NE(dis.find("SITE       r2, r1, 3"), std::string::npos) << dis;
-  EXPECT_NE(dis.find("BITS       r7, r5, 2 "), std::string::npos) << dis;
+  EXPECT_NE(dis.find("SITE       r4, r2, 3"), std::string::npos) << dis;
+  EXPECT_NE(dis.find("BITS       r10, r8, 2 "), std::string::npos) << dis;
   EXPECT_NE(dis.find("T0 = RandState"), std::string::npos) << dis;
 }
 
