@@ -11,7 +11,9 @@
 #define ALEA_VM_RANDOM_CONTINUOUS_H_
 
 #include <cstdint>
+#include <utility>
 
+#include "vm/kernels/elementwise.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random {
@@ -28,6 +30,43 @@ double GumbelScalar(Key k);
 // sqrt(2), eps...) are rounded to the dtype. Parameters are not checked: as
 // in JAX, one outside its domain gives what the formula gives (NaN, inf, or
 // numbers of the wrong sign).
+//
+// Most are a base draw of samplers.h (uniform, normal or exponential)
+// followed by elementwise f32 math: NAMEFrom* applies that math in place to
+// n elements of the base draw named in its comment. A caller with faster
+// kernels for the base (the JIT's random kernels) and for the math (an
+// F32Math of the JIT's elementwise kernels) gets the same bits, since both
+// equal the reference kernels.
+
+// The f32 math functions a transformation applies, in place. The base class
+// runs the reference kernels (vm/kernels/math_f32.h).
+class F32Math {
+ public:
+  virtual ~F32Math() = default;
+  // x[i] = op(x[i]) for i < n.
+  virtual void Unary(kernels::UnaryOp op, float* x, uint64_t n) const;
+  // x[i] = pow(x[i], y) for i < n.
+  virtual void PowScalar(float* x, float y, uint64_t n) const;
+};
+
+// x: uniform(eps, 1) (eps = FLT_EPSILON).
+void CauchyFromUniform(const F32Math& math, float* x, uint64_t n);
+// x: uniform(nextafter(-1, 0), 1).
+void LaplaceFromUniform(const F32Math& math, float* x, uint64_t n);
+// x: uniform(eps, 1).
+void LogisticFromUniform(const F32Math& math, float* x, uint64_t n);
+// x: normal.
+void LognormalFromNormal(const F32Math& math, float sigma, float* x, uint64_t n);
+// x: exponential.
+void ParetoFromExponential(const F32Math& math, float b, float* x, uint64_t n);
+// x: uniform(0, 1).
+void RayleighFromUniform(const F32Math& math, float scale, float* x, uint64_t n);
+// x: uniform(a, b), with (a, b) = TruncatedNormalErfBounds(lower, upper).
+void TruncatedNormalFromUniform(float lower, float upper, float* x, uint64_t n);
+std::pair<float, float> TruncatedNormalErfBounds(float lower, float upper);
+// x: exponential.
+void WeibullMinFromExponential(const F32Math& math, float scale, float concentration, float* x,
+                               uint64_t n);
 
 // cauchy: tan(pi * (u - 0.5)), u = uniform(eps, 1).
 void Cauchy(Key k, uint64_t start, uint64_t count, float* out);

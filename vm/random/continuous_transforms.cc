@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "vm/kernels/elementwise.h"
 #include "vm/kernels/math_f32.h"
 #include "vm/random/continuous.h"
 #include "vm/random/samplers.h"
@@ -21,16 +22,12 @@ namespace alea::vm::random {
 namespace {
 
 using kernels::ErfF32;
-using kernels::ErfinvF32;
-using kernels::ExpF32;
-using kernels::Log1pF32;
-using kernels::LogF32;
 using kernels::PowF32;
 using kernels::SignF32;
-using kernels::TanF32;
+using kernels::UnaryOp;
 
-// Draws that combine several sub-draws per element (three normals, a normal
-// and a uniform) take them a block at a time into stack buffers.
+// Work that needs a second buffer (three normals per element, a normal and a
+// uniform, laplace's log1p operand) goes a block at a time through the stack.
 constexpr uint64_t kBlock = 256;
 
 // JAX's constants rounded to the dtype: np.sqrt(2) and np.pi as f32 and f64.
@@ -87,9 +84,22 @@ T Norm3(T a, T b, T c) {
 
 }  // namespace
 
+void F32Math::Unary(kernels::UnaryOp op, float* x, uint64_t n) const {
+  kernels::Unary(op, DType::kF32, static_cast<int64_t>(n), x, x);
+}
+
+void F32Math::PowScalar(float* x, float y, uint64_t n) const {
+  for (uint64_t j = 0; j < n; ++j) x[j] = PowF32(x[j], y);
+}
+
+void CauchyFromUniform(const F32Math& math, float* x, uint64_t n) {
+  for (uint64_t j = 0; j < n; ++j) x[j] = kPiF * (x[j] - 0.5f);
+  math.Unary(UnaryOp::kTan, x, n);
+}
+
 void Cauchy(Key k, uint64_t start, uint64_t count, float* out) {
   Uniform(k, start, count, FLT_EPSILON, 1.0f, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = TanF32(kPiF * (out[j] - 0.5f));
+  CauchyFromUniform(F32Math(), out, count);
 }
 
 double CauchyScalar(Key k) {
@@ -97,12 +107,20 @@ double CauchyScalar(Key k) {
   return std::tan(kPi * (u - 0.5));
 }
 
+void LaplaceFromUniform(const F32Math& math, float* x, uint64_t n) {
+  std::array<float, kBlock> t;
+  for (uint64_t done = 0; done < n; done += kBlock) {
+    const uint64_t m = std::min(kBlock, n - done);
+    for (uint64_t j = 0; j < m; ++j) t[j] = -std::fabs(x[done + j]);
+    math.Unary(UnaryOp::kLog1p, t.data(), m);
+    for (uint64_t j = 0; j < m; ++j) x[done + j] = SignF32(x[done + j]) * t[j];
+  }
+}
+
 void Laplace(Key k, uint64_t start, uint64_t count, float* out) {
   // -1 + epsneg = nextafter(-1, 0): log1p(-|u|) stays finite.
   Uniform(k, start, count, -0x1.fffffep-1f, 1.0f, out);
-  for (uint64_t j = 0; j < count; ++j) {
-    out[j] = SignF32(out[j]) * Log1pF32(-std::fabs(out[j]));
-  }
+  LaplaceFromUniform(F32Math(), out, count);
 }
 
 double LaplaceScalar(Key k) {
@@ -110,9 +128,14 @@ double LaplaceScalar(Key k) {
   return SignF64(u) * std::log1p(-std::fabs(u));
 }
 
+void LogisticFromUniform(const F32Math& math, float* x, uint64_t n) {
+  for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / (1.0f - x[j]);
+  math.Unary(UnaryOp::kLog, x, n);
+}
+
 void Logistic(Key k, uint64_t start, uint64_t count, float* out) {
   Uniform(k, start, count, FLT_EPSILON, 1.0f, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = LogF32(out[j] / (1.0f - out[j]));
+  LogisticFromUniform(F32Math(), out, count);
 }
 
 double LogisticScalar(Key k) {
@@ -120,9 +143,14 @@ double LogisticScalar(Key k) {
   return std::log(u / (1.0 - u));
 }
 
+void LognormalFromNormal(const F32Math& math, float sigma, float* x, uint64_t n) {
+  for (uint64_t j = 0; j < n; ++j) x[j] = x[j] * sigma;
+  math.Unary(UnaryOp::kExp, x, n);
+}
+
 void Lognormal(Key k, float sigma, uint64_t start, uint64_t count, float* out) {
   Normal(k, start, count, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = ExpF32(out[j] * sigma);
+  LognormalFromNormal(F32Math(), sigma, out, count);
 }
 
 double LognormalScalar(Key k, double sigma) { return std::exp(NormalScalar(k) * sigma); }
@@ -160,16 +188,26 @@ double DoubleSidedMaxwellScalar(Key k, double loc, double scale) {
   return signed_maxwell * scale + loc;
 }
 
+void ParetoFromExponential(const F32Math& math, float b, float* x, uint64_t n) {
+  for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / b;
+  math.Unary(UnaryOp::kExp, x, n);
+}
+
 void Pareto(Key k, float b, uint64_t start, uint64_t count, float* out) {
   Exponential(k, start, count, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = ExpF32(out[j] / b);
+  ParetoFromExponential(F32Math(), b, out, count);
 }
 
 double ParetoScalar(Key k, double b) { return std::exp(ExponentialScalar(k) / b); }
 
+void RayleighFromUniform(const F32Math& math, float scale, float* x, uint64_t n) {
+  math.Unary(UnaryOp::kLog, x, n);
+  for (uint64_t j = 0; j < n; ++j) x[j] = scale * std::sqrt(x[j] * -2.0f);
+}
+
 void Rayleigh(Key k, float scale, uint64_t start, uint64_t count, float* out) {
   Unit(k, start, count, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = scale * std::sqrt(LogF32(out[j]) * -2.0f);
+  RayleighFromUniform(F32Math(), scale, out, count);
 }
 
 double RayleighScalar(Key k, double scale) {
@@ -203,16 +241,22 @@ double TriangularScalar(Key k, double left, double mode, double right) {
   return TriangularOf(UniformScalar(k, 0.0, 1.0), left, mode, right);
 }
 
-void TruncatedNormal(Key k, float lower, float upper, uint64_t start, uint64_t count, float* out) {
-  const float a = ErfF32(lower / kSqrt2F);
-  const float b = ErfF32(upper / kSqrt2F);
+std::pair<float, float> TruncatedNormalErfBounds(float lower, float upper) {
+  return {ErfF32(lower / kSqrt2F), ErfF32(upper / kSqrt2F)};
+}
+
+void TruncatedNormalFromUniform(float lower, float upper, float* x, uint64_t n) {
   const float lo = std::nextafter(lower, std::numeric_limits<float>::infinity());
   const float hi = std::nextafter(upper, -std::numeric_limits<float>::infinity());
+  kernels::ErfinvF32(x, x, n);
+  // jnp.clip: max with the lower bound first, then min with the upper.
+  for (uint64_t j = 0; j < n; ++j) x[j] = MinNaN(hi, MaxNaN(lo, kSqrt2F * x[j]));
+}
+
+void TruncatedNormal(Key k, float lower, float upper, uint64_t start, uint64_t count, float* out) {
+  const auto [a, b] = TruncatedNormalErfBounds(lower, upper);
   Uniform(k, start, count, a, b, out);
-  for (uint64_t j = 0; j < count; ++j) {
-    // jnp.clip: max with the lower bound first, then min with the upper.
-    out[j] = MinNaN(hi, MaxNaN(lo, kSqrt2F * ErfinvF32(out[j])));
-  }
+  TruncatedNormalFromUniform(lower, upper, out, count);
 }
 
 double TruncatedNormalScalar(Key k, double lower, double upper) {
@@ -257,11 +301,17 @@ double WaldScalar(Key k, double mean) {
   return WaldOf(NormalScalar(SplitKey(k, 0)), UniformScalar(SplitKey(k, 1), 0.0, 1.0), mean);
 }
 
+void WeibullMinFromExponential(const F32Math& math, float scale, float concentration, float* x,
+                               uint64_t n) {
+  // JAX's concentration is a traced f32, so 1 / concentration divides in f32.
+  math.PowScalar(x, 1.0f / concentration, n);
+  for (uint64_t j = 0; j < n; ++j) x[j] = x[j] * scale;
+}
+
 void WeibullMin(Key k, float scale, float concentration, uint64_t start, uint64_t count,
                 float* out) {
-  const float exponent = 1.0f / concentration;
   Exponential(k, start, count, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = PowF32(out[j], exponent) * scale;
+  WeibullMinFromExponential(F32Math(), scale, concentration, out, count);
 }
 
 double WeibullMinScalar(Key k, double scale, double concentration) {

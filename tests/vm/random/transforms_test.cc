@@ -430,10 +430,10 @@ const NativeEntry kCaptureNative[] = {{"test_capture", 1, NativeCapture}};
 using vm::testing::I;
 using vm::testing::IsBx;
 
-// Runs native(key(seed), params..., [n]) on a VM with `threads` threads and
-// returns the bytes of the tensor it made.
+// Runs native(key(2026), params..., [n]) on a VM with `threads` threads,
+// with or without the JIT, and returns the bytes of the tensor it made.
 std::vector<uint8_t> RunNative(const std::string& native, const std::vector<double>& params,
-                               int64_t n, int threads) {
+                               int64_t n, int threads, bool jit) {
   vm::testing::ModuleBuilder b;
   std::vector<Instr> code;
   std::vector<uint16_t> refs;
@@ -460,6 +460,7 @@ std::vector<uint8_t> RunNative(const std::string& native, const std::vector<doub
   vm.AddNatives(stdlib::Natives());
   vm.AddNatives(kCaptureNative);
   vm.SetThreads(threads);
+  vm.SetJitEnabled(jit);
   LastCapture().clear();
   absl::Status status = vm.Load(m);
   if (status.ok()) status = vm.RunMain({});
@@ -468,7 +469,10 @@ std::vector<uint8_t> RunNative(const std::string& native, const std::vector<doub
   return LastCapture();
 }
 
-TEST(Transforms, NativesGiveTheSameBytesOnTwoThreads) {
+// Most natives draw their base on the JIT's random kernels and transform it
+// with its elementwise kernels (stdlib/random_continuous.cc): the reference
+// kernel's bytes all the same.
+TEST(Transforms, NativesGiveTheSameBytesOnTwoThreadsWithAndWithoutTheJit) {
   constexpr int64_t kN = 300007;
   // The pool must actually split the draw for this test to prove anything.
   ASSERT_GT(ThreadPool(2).RangesFor(kN, 64, ThreadPool::MinRange(kReferenceDrawNs)), 1);
@@ -496,10 +500,11 @@ TEST(Transforms, NativesGiveTheSameBytesOnTwoThreads) {
   const Key k = EffectiveKey(KeyFromSeed(2026));
   for (const NativeCase& c : natives) {
     SCOPED_TRACE(c.native);
-    const std::vector<uint8_t> one = RunNative(c.native, c.params, kN, 1);
-    const std::vector<uint8_t> two = RunNative(c.native, c.params, kN, 2);
+    const std::vector<uint8_t> one = RunNative(c.native, c.params, kN, 1, true);
     ASSERT_EQ(one.size(), kN * 4);
-    EXPECT_TRUE(one == two);
+    EXPECT_TRUE(one == RunNative(c.native, c.params, kN, 2, true));
+    EXPECT_TRUE(one == RunNative(c.native, c.params, kN, 1, false));
+    EXPECT_TRUE(one == RunNative(c.native, c.params, kN, 2, false));
     // And the reference kernel's bytes, the defaulted parameter being 1.
     std::vector<uint8_t> direct(kN * 4);
     if (c.name == "rademacher") {
