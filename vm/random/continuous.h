@@ -24,7 +24,7 @@ void Gumbel(Key k, uint64_t start, uint64_t count, float* out);
 double GumbelScalar(Key k);
 
 // ---- Transformations of uniform and normal draws (continuous_transforms.cc) ----
-// Each follows jax/_src/random.py operation by operation: f32 parameters are
+// Each follows jax.random operation by operation: f32 parameters are
 // the Float arguments rounded to f32 (JAX's weak-typed scalars), every +, -,
 // *, / and sqrt is rounded on its own (no FMA), and JAX's constants (pi,
 // sqrt(2), eps...) are rounded to the dtype. Parameters are not checked: as

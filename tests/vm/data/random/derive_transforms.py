@@ -9,7 +9,7 @@ the 0-d float64 (int64) draw it makes with jax_enable_x64.
 
 An independent from-spec reimplementation, Python 3 standard library only.
 Usage: python3 derive_transforms.py > transforms_derived.txt   (deterministic)
-Function names cited refer to jax/_src/random.py.
+Function names cited (_uniform, _lognormal...) are those of JAX's jax.random module.
 
 Float32 arithmetic: every +, -, *, / and sqrt is done in double and rounded
 to float32 (struct), which is the correctly rounded float32 result (double
@@ -63,7 +63,7 @@ def threefry2x32(key, counter):
     return x0, x1
 
 
-# ---- keys (prng.py, partitionable mode) ----
+# ---- keys (JAX's threefry key functions, partitionable mode) ----
 def key(seed):                                 # 0 <= seed < 2^32: [0, seed]
     return (0, seed)
 
@@ -532,7 +532,7 @@ DISTRIBUTIONS = [
 
 HEADER = """\
 # JAX's transformations of uniform and normal draws, partitionable Threefry. DERIVED by
-# derive_transforms.py (an independent from-spec Python version of jax/_src/random.py;
+# derive_transforms.py (an independent from-spec Python version of JAX's jax.random;
 # not JAX output). Regenerate: python3 derive_transforms.py > transforms_derived.txt
 # FORM NAME K0 K1 INDEX VALUE TOL PARAM...
 #   FORM f32: element INDEX of a float32 tensor draw (x64 off); f64: the 0-d float64
