@@ -3,7 +3,8 @@
 // the other arguments and the allocation, and the state consumed only once
 // nothing can fail), a tensor draw split across the VM's threads, and a
 // scalar draw. Natives named `rand_NAME` take a shape, `rand_NAME_scalar`
-// not; the use-once notes name them NAME.
+// not, and `rand_NAME_default` takes a shape but not the parameter JAX
+// defaults before it; the use-once notes name them all NAME.
 #ifndef ALEA_STDLIB_RANDOM_ARGS_H_
 #define ALEA_STDLIB_RANDOM_ARGS_H_
 

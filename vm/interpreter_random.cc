@@ -78,7 +78,8 @@ bool Vm::RaiseStateReused(const Object* state) {
   const RandSite consumed = ConsumedAt(state);
   if (consumed.function != RandSite::kNoFunction) {  // else consumed outside any instruction
     // A sampler native (CALLN) is named for its builtin: natives.def names
-    // them `rand_NAME` (with a shape) and `rand_NAME_scalar` (without).
+    // them `rand_NAME` (with a shape) and `rand_NAME_scalar` (without), and
+    // `rand_NAME_default` (a shape, a defaulted parameter left out).
     std::string native;
     if (consumed.op == Op::CALLN && consumed.module == loads_ &&
         consumed.function < module_->functions.size() &&
@@ -87,7 +88,7 @@ bool Vm::RaiseStateReused(const Object* state) {
       if (call.b < module_->natives.size()) {
         absl::string_view name = module_->natives[call.b];
         absl::ConsumePrefix(&name, "rand_");
-        absl::ConsumeSuffix(&name, "_scalar");
+        if (!absl::ConsumeSuffix(&name, "_scalar")) absl::ConsumeSuffix(&name, "_default");
         native = std::string(name);
       }
     }
