@@ -20,10 +20,9 @@ using vm::random::Key;
 namespace {
 
 // One gamma draw's cost on one thread, for the split (ThreadPool::MinRange):
-// about 8 Threefry hashes, erfinv and two logs, ~150 ns measured with
-// `alea run --threads 1` on 10^6 elements of gamma(2.0); the other draws
-// make two or more.
-constexpr double kGammaDrawNs = 150.0;
+// about 80 ns (7 Threefry hashes, erfinv; the CPU time of `alea run --threads
+// 1` on 10^7 elements of gamma(2.0)); the other draws make two or more.
+constexpr double kGammaDrawNs = 80.0;
 
 // A draw of `shape` made of `units` units of `unit` f32 elements each (rows
 // of a vector-valued draw, or single elements): fill(key, start, count, out)

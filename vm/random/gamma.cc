@@ -3,92 +3,60 @@
 // ball draws are in gamma_family.cc.
 #include "vm/random/gamma.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "vm/kernels/math_f32.h"
+#include "vm/random/gamma_internal.h"
 #include "vm/random/samplers.h"
 #include "vm/random/scalar.h"
 
 namespace alea::vm::random {
+
+using gamma_internal::GammaOneRangeF32;
+using gamma_internal::GammaSteps;
+
 namespace {
 
 // Far past any loop a valid alpha runs (each round accepts with probability
 // above 0.95 for alpha >= 1), and a bound where JAX would spin forever.
 constexpr int kMaxRounds = 1 << 20;
 
-// The f32 draws of the sub-keys: element 0 of a 0-d draw, samplers.h's.
-float NormalF32(Key k) {
-  float x;
-  Normal(k, 0, 1, &x);
-  return x;
-}
-
-float UniformF32(Key k) {
-  float u;
-  Uniform(k, 0, 1, 0.0f, 1.0f, &u);
-  return u;
-}
-
-float ExponentialF32(Key k) {
-  float e;
-  Exponential(k, 0, 1, &e);
-  return e;
-}
-
-// The dtype-specific pieces of _gamma_one: its constants rounded to the
-// dtype, its math and its 0-d sub-draws.
-struct F32Ops {
-  using T = float;
-  static constexpr float kOneThird = static_cast<float>(1.0 / 3.0);
-  static constexpr float kSqueeze = 0.0331f;
-  static float Log(float x) { return kernels::LogF32(x); }
-  static float Sqrt(float x) { return std::sqrt(x); }
-  static float Pow(float x, float y) { return kernels::PowF32(x, y); }
-  static float Normal(Key k) { return NormalF32(k); }
-  static float Uniform(Key k) { return UniformF32(k); }
-  static float Exponential(Key k) { return ExponentialF32(k); }
+// The 0-d sub-draws of each dtype: element 0 of samplers.h's f32 draws, or
+// scalar.h's float64 ones.
+struct F32Draws {
+  static float Normal(Key k) {
+    float x;
+    random::Normal(k, 0, 1, &x);
+    return x;
+  }
+  static float Uniform(Key k) {
+    float u;
+    random::Uniform(k, 0, 1, 0.0f, 1.0f, &u);
+    return u;
+  }
 };
 
-struct F64Ops {
-  using T = double;
-  static constexpr double kOneThird = 1.0 / 3.0;
-  static constexpr double kSqueeze = 0.0331;
-  static double Log(double x) { return std::log(x); }
-  static double Sqrt(double x) { return std::sqrt(x); }
-  static double Pow(double x, double y) { return std::pow(x, y); }
+struct F64Draws {
   static double Normal(Key k) { return NormalScalar(k); }
   static double Uniform(Key k) { return UniformScalar(k, 0.0, 1.0); }
-  static double Exponential(Key k) { return ExponentialScalar(k); }
 };
 
-// JAX's _gamma_one, operation for operation (each rounded to T, no FMA). Its
-// keys: (key, subkey) = split(k); each round of the outer loop splits key
-// into (key, x_key, u_key), and the inner loop draws x from split(x_key)'s
-// second key until v = 1 + x * c is positive, keeping the first as the next
-// x_key; subkey draws the boost of alpha < 1. A key is hashed only when the
-// draw needs it (a loop that goes on, a boost that is not 1): the values are
-// JAX's, whatever is skipped.
-template <typename Ops>
-typename Ops::T GammaOne(Key k, typename Ops::T alpha, bool log_space) {
-  using T = typename Ops::T;
-  const T one = 1;
-  const T zero = 0;
-  const bool boost_mask = alpha >= one;  // false for NaN, as lax.ge
-  const T alpha_boosted = boost_mask ? alpha : alpha + one;
-  const T d = alpha_boosted - Ops::kOneThird;
-  const T c = Ops::kOneThird / Ops::Sqrt(d);
-
+// JAX's _gamma_one. Its keys: (key, subkey) = split(k); each round of the
+// outer loop splits key into (key, x_key, u_key), and the inner loop draws x
+// from split(x_key)'s second key until v = 1 + x * c is positive, keeping the
+// first as the next x_key; subkey draws the boost of alpha < 1. A key is
+// hashed only when the draw needs it (a loop that goes on, a boost that is
+// not 1): the values are JAX's, whatever is skipped.
+template <typename M, typename Draws>
+typename M::T GammaOne(Key k, typename M::T alpha, bool log_space) {
+  using T = typename M::T;
+  const GammaSteps<M> steps(alpha);
   Key key = SplitKey(k, 0);
   T X = 0, V = 1, U = 2;  // JAX's initial state, rejected unless d is inf or NaN
-  // Both comparisons are made (JAX's bitwise_and); a NaN in either accepts.
-  auto reject = [&] {
-    const bool squeeze = U >= one - Ops::kSqueeze * (X * X);
-    const bool full = Ops::Log(U) >= X * T(0.5) + d * ((one - V) + Ops::Log(V));
-    return squeeze && full;
-  };
-  for (int round = 0; reject(); ++round) {
+  for (int round = 0; steps.Reject(X, V, U); ++round) {
     if (round == kMaxRounds) return std::numeric_limits<T>::quiet_NaN();
     if (round > 0) key = SplitKey(key, 0);
     Key x_key = SplitKey(key, 1);
@@ -96,45 +64,34 @@ typename Ops::T GammaOne(Key k, typename Ops::T alpha, bool log_space) {
     for (int tries = 0;; ++tries) {
       if (tries == kMaxRounds) return std::numeric_limits<T>::quiet_NaN();
       if (tries > 0) x_key = SplitKey(x_key, 0);
-      x = Ops::Normal(SplitKey(x_key, 1));
-      v = one + x * c;
-      if (!(v <= zero)) break;  // a NaN v leaves, as lax.le
+      x = Draws::Normal(SplitKey(x_key, 1));
+      v = T(1) + x * steps.c;
+      if (!(v <= T(0))) break;  // a NaN v leaves, as lax.le
     }
     X = x * x;
     V = (v * v) * v;
-    U = Ops::Uniform(SplitKey(key, 2));
+    U = Draws::Uniform(SplitKey(key, 2));
   }
-  if (log_space) {
-    const T log_dv = Ops::Log(d) + Ops::Log(V);
-    if (boost_mask) return log_dv + zero;
-    // -exponential(subkey) is log1p(-u), the log of JAX's boost base 1 - u.
-    const T log_samples = -Ops::Exponential(SplitKey(k, 1));
-    const T log_boost = log_samples == zero ? zero : log_samples * (one / alpha);
-    return log_dv + log_boost;
-  }
-  const T dv = d * V;
-  if (boost_mask) return dv * one;
-  const T samples = one - Ops::Uniform(SplitKey(k, 1));
-  return dv * Ops::Pow(samples, one / alpha);
+  return steps.Finish(V, log_space, [&] { return Draws::Uniform(SplitKey(k, 1)); });
 }
 
 }  // namespace
 
 float GammaOneF32(Key k, float alpha, bool log_space) {
-  return GammaOne<F32Ops>(k, alpha, log_space);
+  return GammaOne<gamma_internal::F32Math, F32Draws>(k, alpha, log_space);
 }
 
 double GammaOneF64(Key k, double alpha, bool log_space) {
-  return GammaOne<F64Ops>(k, alpha, log_space);
+  return GammaOne<gamma_internal::F64Math, F64Draws>(k, alpha, log_space);
 }
 
 void Gamma(Key k, double a, uint64_t start, uint64_t count, float* out) {
   const float alpha = static_cast<float>(a);
-  for (uint64_t j = 0; j < count; ++j) out[j] = GammaOneF32(SplitKey(k, start + j), alpha, false);
+  GammaOneRangeF32(k, start, count, &alpha, 0, false, out);
 }
 
 void GammaEach(Key k, const float* a, uint64_t start, uint64_t count, float* out) {
-  for (uint64_t j = 0; j < count; ++j) out[j] = GammaOneF32(SplitKey(k, start + j), a[j], false);
+  GammaOneRangeF32(k, start, count, a, 1, false, out);
 }
 
 // A 0-d draw splits its key into one: element 0's key.
@@ -142,22 +99,28 @@ double GammaScalar(Key k, double a) { return GammaOneF64(SplitKey(k, 0), a, fals
 
 void LogGamma(Key k, double a, uint64_t start, uint64_t count, float* out) {
   const float alpha = static_cast<float>(a);
-  for (uint64_t j = 0; j < count; ++j) out[j] = GammaOneF32(SplitKey(k, start + j), alpha, true);
+  GammaOneRangeF32(k, start, count, &alpha, 0, true, out);
 }
 
 double LogGammaScalar(Key k, double a) { return GammaOneF64(SplitKey(k, 0), a, true); }
 
 namespace {
 
-float ChiSquareAt(Key k, float half_df, uint64_t i) {
-  return kernels::ExpF32(GammaOneF32(SplitKey(k, i), half_df, true)) * 2.0f;
+// Draws that combine two gamma draws per element make one of them in a
+// scratch buffer of this many elements at a time.
+constexpr uint64_t kChunk = 256;
+
+// chisquare's 2 * exp(loggamma(df / 2)), df rounded to f32 first.
+void ChiSquareF32(Key k, float df, uint64_t start, uint64_t count, float* out) {
+  const float half_df = df / 2.0f;
+  GammaOneRangeF32(k, start, count, &half_df, 0, true, out);
+  for (uint64_t j = 0; j < count; ++j) out[j] = kernels::ExpF32(out[j]) * 2.0f;
 }
 
 }  // namespace
 
 void ChiSquare(Key k, double df, uint64_t start, uint64_t count, float* out) {
-  const float half_df = static_cast<float>(df) / 2.0f;
-  for (uint64_t j = 0; j < count; ++j) out[j] = ChiSquareAt(k, half_df, start + j);
+  ChiSquareF32(k, static_cast<float>(df), start, count, out);
 }
 
 double ChiSquareScalar(Key k, double df) { return std::exp(LogGammaScalar(k, df / 2.0)) * 2.0; }
@@ -167,10 +130,13 @@ void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, fl
   const float den_df = static_cast<float>(dfden);
   const Key key_dfd = SplitKey(k, 0);
   const Key key_dfn = SplitKey(k, 1);
-  for (uint64_t j = 0; j < count; ++j) {
-    const float num = ChiSquareAt(key_dfn, num_df / 2.0f, start + j) / num_df;
-    const float den = ChiSquareAt(key_dfd, den_df / 2.0f, start + j) / den_df;
-    out[j] = num / den;
+  float den[kChunk];
+  for (uint64_t done = 0; done < count; done += kChunk) {
+    const uint64_t n = std::min(kChunk, count - done);
+    float* num = out + done;
+    ChiSquareF32(key_dfn, num_df, start + done, n, num);
+    ChiSquareF32(key_dfd, den_df, start + done, n, den);
+    for (uint64_t j = 0; j < n; ++j) num[j] = (num[j] / num_df) / (den[j] / den_df);
   }
 }
 
@@ -185,9 +151,11 @@ void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out) {
   const Key key_n = SplitKey(k, 0);
   const Key key_g = SplitKey(k, 1);
   Normal(key_n, start, count, out);
-  for (uint64_t j = 0; j < count; ++j) {
-    const float g = GammaOneF32(SplitKey(key_g, start + j), half_df, false);
-    out[j] = out[j] * std::sqrt(half_df / g);
+  float g[kChunk];
+  for (uint64_t done = 0; done < count; done += kChunk) {
+    const uint64_t n = std::min(kChunk, count - done);
+    GammaOneRangeF32(key_g, start + done, n, &half_df, 0, false, g);
+    for (uint64_t j = 0; j < n; ++j) out[done + j] = out[done + j] * std::sqrt(half_df / g[j]);
   }
 }
 

@@ -1,15 +1,21 @@
 // The gamma family's draws built from several gamma draws: beta, dirichlet,
 // generalized_normal and ball (gamma.h), on gamma.cc's GammaOneF32/F64.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "vm/kernels/math_f32.h"
 #include "vm/random/gamma.h"
+#include "vm/random/gamma_internal.h"
 #include "vm/random/samplers.h"
 #include "vm/random/scalar.h"
 
 namespace alea::vm::random {
+
+using gamma_internal::GammaOneRangeF32;
+
 namespace {
 
 // XLA's max: NaN if either operand is NaN.
@@ -42,6 +48,10 @@ float BetaOfLogs(float la, float lb) {
   return ga / (ga + gb);
 }
 
+// Draws that combine gamma draws with others make those in a scratch buffer
+// of this many elements at a time.
+constexpr uint64_t kChunk = 256;
+
 }  // namespace
 
 void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out) {
@@ -49,18 +59,26 @@ void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out)
   const float fb = static_cast<float>(b);
   const Key key_a = SplitKey(k, 0);
   const Key key_b = SplitKey(k, 1);
-  for (uint64_t j = 0; j < count; ++j) {
-    out[j] = BetaOfLogs(GammaOneF32(SplitKey(key_a, start + j), fa, true),
-                        GammaOneF32(SplitKey(key_b, start + j), fb, true));
+  float lb[kChunk];
+  for (uint64_t done = 0; done < count; done += kChunk) {
+    const uint64_t n = std::min(kChunk, count - done);
+    float* la = out + done;
+    GammaOneRangeF32(key_a, start + done, n, &fa, 0, true, la);
+    GammaOneRangeF32(key_b, start + done, n, &fb, 0, true, lb);
+    for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
   }
 }
 
 void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t count, float* out) {
   const Key key_a = SplitKey(k, 0);
   const Key key_b = SplitKey(k, 1);
-  for (uint64_t j = 0; j < count; ++j) {
-    out[j] = BetaOfLogs(GammaOneF32(SplitKey(key_a, start + j), a[j], true),
-                        GammaOneF32(SplitKey(key_b, start + j), b[j], true));
+  float lb[kChunk];
+  for (uint64_t done = 0; done < count; done += kChunk) {
+    const uint64_t n = std::min(kChunk, count - done);
+    float* la = out + done;
+    GammaOneRangeF32(key_a, start + done, n, a + done, 1, true, la);
+    GammaOneRangeF32(key_b, start + done, n, b + done, 1, true, lb);
+    for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
   }
 }
 
@@ -75,35 +93,48 @@ double BetaScalar(Key k, double a, double b) {
 
 void Dirichlet(Key k, const float* alpha, uint64_t alpha_rows, uint64_t n, uint64_t start_row,
                uint64_t rows, float* out) {
-  for (uint64_t r = 0; r < rows; ++r) {
-    const uint64_t row = start_row + r;
-    const float* a = alpha + (row % alpha_rows) * n;
-    float* x = out + r * n;
-    // JAX's _softmax: jnp.max (from -inf, NaN-propagating), then exp(x -
-    // max) over its sum.
-    float m = -std::numeric_limits<float>::infinity();
-    for (uint64_t j = 0; j < n; ++j) {
-      x[j] = GammaOneF32(SplitKey(k, row * n + j), a[j], true);
-      m = MaxF32(m, x[j]);
+  if (n == 0) return;
+  // The log-gamma draws of as many whole rows as fit a chunk (at least one),
+  // each element with its alpha.
+  const uint64_t rows_per_chunk = std::max<uint64_t>(1, kChunk / n);
+  std::vector<float> element_alpha(rows_per_chunk * n);
+  for (uint64_t done = 0; done < rows; done += rows_per_chunk) {
+    const uint64_t chunk_rows = std::min(rows_per_chunk, rows - done);
+    for (uint64_t r = 0; r < chunk_rows; ++r) {
+      const float* a = alpha + ((start_row + done + r) % alpha_rows) * n;
+      std::copy(a, a + n, element_alpha.begin() + static_cast<int64_t>(r * n));
     }
-    float sum = 0.0f;
-    for (uint64_t j = 0; j < n; ++j) {
-      x[j] = kernels::ExpF32(x[j] - m);
-      sum = sum + x[j];
+    float* x = out + done * n;
+    GammaOneRangeF32(k, (start_row + done) * n, chunk_rows * n, element_alpha.data(), 1, true, x);
+    for (uint64_t r = 0; r < chunk_rows; ++r, x += n) {
+      // JAX's _softmax: jnp.max (from -inf, NaN-propagating), then exp(x -
+      // max) over its sum.
+      float m = -std::numeric_limits<float>::infinity();
+      for (uint64_t j = 0; j < n; ++j) m = MaxF32(m, x[j]);
+      float sum = 0.0f;
+      for (uint64_t j = 0; j < n; ++j) {
+        x[j] = kernels::ExpF32(x[j] - m);
+        sum = sum + x[j];
+      }
+      for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / sum;
     }
-    for (uint64_t j = 0; j < n; ++j) x[j] = x[j] / sum;
   }
 }
 
 void GeneralizedNormal(Key k, double p, uint64_t start, uint64_t count, float* out) {
   const float inv_p = static_cast<float>(1.0 / p);
   const Key key_g = SplitKey(k, 0);
-  // rademacher: bernoulli(0.5) as 1 or 0, then 2 * b - 1.
-  Uniform(SplitKey(k, 1), start, count, 0.0f, 1.0f, out);
-  for (uint64_t j = 0; j < count; ++j) {
-    const float r = out[j] < 0.5f ? 1.0f : -1.0f;
-    const float g = GammaOneF32(SplitKey(key_g, start + j), inv_p, false);
-    out[j] = r * PowOfConstant(g, inv_p);
+  const Key key_r = SplitKey(k, 1);
+  GammaOneRangeF32(key_g, start, count, &inv_p, 0, false, out);
+  float u[kChunk];
+  for (uint64_t done = 0; done < count; done += kChunk) {
+    const uint64_t n = std::min(kChunk, count - done);
+    // rademacher: bernoulli(0.5) as 1 or 0, then 2 * b - 1.
+    Uniform(key_r, start + done, n, 0.0f, 1.0f, u);
+    for (uint64_t j = 0; j < n; ++j) {
+      const float r = u[j] < 0.5f ? 1.0f : -1.0f;
+      out[done + j] = r * PowOfConstant(out[done + j], inv_p);
+    }
   }
 }
 
@@ -120,16 +151,18 @@ void Ball(Key k, uint64_t d, double p, uint64_t start_row, uint64_t rows, float*
   const float inv_p = static_cast<float>(1.0 / p);
   const Key key_g = SplitKey(k, 0);
   const Key key_e = SplitKey(k, 1);
-  for (uint64_t r = 0; r < rows; ++r) {
-    const uint64_t row = start_row + r;
-    float* g = out + r * d;
-    GeneralizedNormal(key_g, p, row * d, d, g);
-    float e;
-    Exponential(key_e, row, 1, &e);
-    float sum = 0.0f;
-    for (uint64_t j = 0; j < d; ++j) sum = sum + PowOfConstant(std::fabs(g[j]), pf);
-    const float norm = PowOfConstant(sum + e, inv_p);
-    for (uint64_t j = 0; j < d; ++j) g[j] = g[j] / norm;
+  GeneralizedNormal(key_g, p, start_row * d, rows * d, out);
+  float e[kChunk];
+  for (uint64_t done = 0; done < rows; done += kChunk) {
+    const uint64_t n = std::min(kChunk, rows - done);
+    Exponential(key_e, start_row + done, n, e);
+    for (uint64_t r = 0; r < n; ++r) {
+      float* g = out + (done + r) * d;
+      float sum = 0.0f;
+      for (uint64_t j = 0; j < d; ++j) sum = sum + PowOfConstant(std::fabs(g[j]), pf);
+      const float norm = PowOfConstant(sum + e[r], inv_p);
+      for (uint64_t j = 0; j < d; ++j) g[j] = g[j] / norm;
+    }
   }
 }
 

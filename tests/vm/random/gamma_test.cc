@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "tests/vm/random/vectors.h"
+#include "vm/random/gamma_internal.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random {
@@ -268,6 +269,40 @@ TEST(GammaFamily, EachElementDrawsWithItsOwnParameter) {
     EXPECT_EQ(std::bit_cast<uint32_t>(each[j]), std::bit_cast<uint32_t>(one)) << j;
     EXPECT_EQ(std::bit_cast<uint32_t>(beta[j]), std::bit_cast<uint32_t>(one_beta)) << j;
     EXPECT_EQ(one, GammaOneF32(SplitKey(k, start + j), a[j], false)) << j;
+  }
+}
+
+// The range forms hash 8 elements' first rounds at once (gamma_lanes.cc) and
+// hand elements that need more to the one-element loop: every element must
+// be the loop's own draw, whatever its alpha (mixed within a block of 8,
+// boosted or not, invalid, with rejections and v <= 0 retries among them).
+TEST(GammaFamily, RangeFormsEqualTheOneElementLoop) {
+  const Key k = KeyFromSeed(21).key;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> pool = {0.3f, 1.0f,  2.0f,  0.01f, 7.5f, 1e-4f, 0.999f, 1e6f,
+                                   0.0f, -0.5f, -2.0f, nan,   inf,  1.5f,  0.05f,  3.0f};
+  constexpr uint64_t kCount = 20000, kStart = (uint64_t{1} << 32) - 5000;  // past 2^32 too
+  std::vector<float> alpha(kCount), got(kCount);
+  for (uint64_t j = 0; j < kCount; ++j) alpha[j] = pool[(j * 7 + j / 13) % pool.size()];
+  int differ = 0;
+  for (bool log_space : {false, true}) {
+    gamma_internal::GammaOneRangeF32(k, kStart, kCount, alpha.data(), 1, log_space, got.data());
+    for (uint64_t j = 0; j < kCount; ++j) {
+      const float want = GammaOneF32(SplitKey(k, kStart + j), alpha[j], log_space);
+      differ += std::bit_cast<uint32_t>(got[j]) != std::bit_cast<uint32_t>(want);
+    }
+  }
+  EXPECT_EQ(differ, 0);
+  // And a scalar alpha over a whole range, where rejections happen too.
+  for (float a : {0.3f, 2.0f}) {
+    std::vector<float> range(kCount);
+    LogGamma(k, a, 0, kCount, range.data());
+    for (uint64_t j = 0; j < kCount; ++j) {
+      ASSERT_EQ(std::bit_cast<uint32_t>(range[j]),
+                std::bit_cast<uint32_t>(GammaOneF32(SplitKey(k, j), a, true)))
+          << a << " #" << j;
+    }
   }
 }
 
