@@ -204,8 +204,8 @@ absl::StatusOr<Value> Dirichlet(vm::NativeContext& ctx, Value state, const vm::O
   if (batch_shape != nullptr) {
     vm::Shape joined;
     if (!vm::BroadcastShapes({*batch_shape, alpha_batch}, &joined) || joined != *batch_shape) {
-      return ctx.Fail(vm::RuntimeErrorId::kUpdateValueShape, "dirichlet",
-                      vm::ShapeString(alpha_batch), vm::ShapeString(*batch_shape));
+      return ctx.Fail(vm::RuntimeErrorId::kDirichletShape, vm::ShapeString(alpha_shape),
+                      vm::ShapeString(*batch_shape));
     }
     batch = *batch_shape;
   }
