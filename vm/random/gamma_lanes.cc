@@ -161,7 +161,8 @@ Lanes Bits0(const Lanes& k0, const Lanes& k1) {
   return y0;
 }
 
-// samplers.h's Normal and Uniform(0, 1) of element 0, from its bits.
+// samplers.h's Normal of element 0 from its bits: u uniform on
+// (nextafter(-1, 0), 1) in two roundings, then sqrt(2) * erfinv(u).
 float NormalOfBits(uint32_t bits) {
   constexpr float kLo = -0x1.fffffep-1f;  // nextafter(-1, 0)
   constexpr float kSqrt2 = 0x1.6a09e6p+0f;
