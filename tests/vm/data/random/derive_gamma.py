@@ -5,7 +5,7 @@ loggamma, chisquare, f, t, beta, dirichlet, generalized_normal and ball.
 
 An independent from-spec reimplementation, Python 3 standard library only.
 Usage: python3 derive_gamma.py > gamma_derived.txt   (output is deterministic)
-Function names cited refer to jax/_src/random.py.
+Function names cited are those of JAX's jax.random implementation.
 
 Two forms of each draw:
   f32  what JAX computes for dtype float32 without x64: every operation is
@@ -439,7 +439,7 @@ BALL = [(2, 2.0), (3, 1.0), (5, 0.5), (4, 3.0)]
 HEADER = """\
 # JAX's gamma family (jax.random gamma, loggamma, chisquare, f, t, beta, dirichlet,
 # generalized_normal, ball) in partitionable Threefry mode. DERIVED by derive_gamma.py
-# (independent from-spec Python reimplementation of jax/_src/random.py; not JAX output).
+# (independent from-spec Python reimplementation of JAX's jax.random; not JAX output).
 # Regenerate: python3 derive_gamma.py > gamma_derived.txt
 # K0 K1 = key_data [hi, lo] (decimal u32). Floats are Python float.hex().
 # f32 lines: dtype float32 without x64; START then elements START.. of the draw. Each
