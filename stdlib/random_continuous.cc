@@ -29,7 +29,7 @@ absl::StatusOr<Value> Native_rand_gumbel_scalar(vm::NativeContext& ctx, const Va
 
 // ---- Transformations of uniform and normal draws ----
 // A Float parameter of a tensor form is rounded to f32 first, as JAX rounds a
-// Python float beside an f32 draw. The `_default` natives are the overloads
+// Python float beside an f32 draw. The `__default` natives are the overloads
 // that leave out the parameter a JAX signature defaults before the shape.
 
 namespace {
@@ -171,7 +171,7 @@ absl::StatusOr<Value> Native_rand_lognormal(vm::NativeContext& ctx, const Value*
   return Lognormal(ctx, args[0], F32Arg(args[1]), args[2]);
 }
 
-absl::StatusOr<Value> Native_rand_lognormal_default(vm::NativeContext& ctx, const Value* args) {
+absl::StatusOr<Value> Native_rand_lognormal__default(vm::NativeContext& ctx, const Value* args) {
   return Lognormal(ctx, args[0], 1.0f, args[1]);
 }
 
@@ -237,7 +237,7 @@ absl::StatusOr<Value> Native_rand_rayleigh(vm::NativeContext& ctx, const Value* 
   return Rayleigh(ctx, args[0], F32Arg(args[1]), args[2]);
 }
 
-absl::StatusOr<Value> Native_rand_rayleigh_default(vm::NativeContext& ctx, const Value* args) {
+absl::StatusOr<Value> Native_rand_rayleigh__default(vm::NativeContext& ctx, const Value* args) {
   return Rayleigh(ctx, args[0], 1.0f, args[1]);
 }
 

@@ -78,8 +78,8 @@ bool Vm::RaiseStateReused(const Object* state) {
   const RandSite consumed = ConsumedAt(state);
   if (consumed.function != RandSite::kNoFunction) {  // else consumed outside any instruction
     // A sampler native (CALLN) is named for its builtin: natives.def names
-    // them `rand_NAME` (with a shape) and `rand_NAME_scalar` (without), and
-    // `rand_NAME_default` (a shape, a defaulted parameter left out).
+    // them `rand_NAME` (with a shape), `rand_NAME_scalar` (without) and
+    // `rand_NAME__FORM` (another overload).
     std::string native;
     if (consumed.op == Op::CALLN && consumed.module == loads_ &&
         consumed.function < module_->functions.size() &&
@@ -88,7 +88,8 @@ bool Vm::RaiseStateReused(const Object* state) {
       if (call.b < module_->natives.size()) {
         absl::string_view name = module_->natives[call.b];
         absl::ConsumePrefix(&name, "rand_");
-        if (!absl::ConsumeSuffix(&name, "_scalar")) absl::ConsumeSuffix(&name, "_default");
+        name = name.substr(0, name.find("__"));
+        absl::ConsumeSuffix(&name, "_scalar");
         native = std::string(name);
       }
     }
