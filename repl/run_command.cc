@@ -75,6 +75,7 @@ int RunRun(const std::vector<std::string>& args) {
   std::string file;
   std::vector<std::string> program_args;
   int64_t seed = 0;
+  bool seed_given = false;
   bool jit = true;
   bool stats = false;
   bool avx512 = true;
@@ -91,6 +92,7 @@ int RunRun(const std::vector<std::string>& args) {
       stats = true;
     } else if (int parsed = ParseSeedOption("run", args, &i, &seed); parsed != 0) {
       if (parsed < 0) return kExitUsage;
+      seed_given = true;
     } else if (int parsed = ParseOptionValue("run", "--threads", args, &i, &value); parsed != 0) {
       if (parsed < 0) return kExitUsage;
       if (!absl::SimpleAtoi(value, &threads) || threads < 1 || threads > kMaxThreads) {
@@ -134,6 +136,12 @@ int RunRun(const std::vector<std::string>& args) {
     diags.Report(lang::DiagId::kNoMain, std::nullopt, file);
     std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
     return kExitProgramError;
+  }
+  // A seed only reaches a `uses rng` main: say so rather than ignore it.
+  if (seed_given && !module.main_uses_rng) {
+    lang::Diagnostics diags;
+    diags.Report(lang::DiagId::kSeedUnused, std::nullopt, std::to_string(seed));
+    std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
   }
 
   vm::Vm machine(limits);

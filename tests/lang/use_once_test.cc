@@ -430,7 +430,9 @@ TEST(UseOnceTest, AClosureCannotCaptureAState) {
             "    1 | fn f(s: RandState) = map(range(3), |i| normal(s, [i]))\n"
             "      |                                               ^\n"
             "t.alea:1:6: note: `s` is bound here, outside the closure\n"
-            "help: pass it as a parameter\n");
+            "help: a closure may run any number of times: pass it a state as a parameter, one "
+            "per call, as in `map(split_n(s, n), |s| ...)` (JAX's `vmap` over `fold_in(key, "
+            "i)`)\n");
   // Even to print it, and once per closure.
   EXPECT_EQ(Summary("fn f(s: RandState) {\n"
                     "  let g = || { print(s); print(s) };\n"
