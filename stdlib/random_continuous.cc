@@ -18,8 +18,17 @@ namespace alea::stdlib {
 using vm::Value;
 
 absl::StatusOr<Value> Native_rand_gumbel(vm::NativeContext& ctx, const Value* args) {
-  return DrawTensor<float>(ctx, args[0], args[1], vm::DType::kF32, vm::kReferenceDrawNs,
-                           vm::random::Gumbel);
+  // On the JIT's Gumbel kernel where there is one (FillDraw), the same bits.
+  absl::StatusOr<vm::random::Key> key = ctx.StateKey(args[0]);
+  if (!key.ok()) return key.status();
+  vm::TensorContext cx = ctx.tensors();
+  vm::Object* out = cx.New(vm::DType::kF32, vm::ShapeFromIntArray(args[1]));
+  if (out == nullptr) return ctx.Fail(cx);
+  vm::DrawArgs draw;
+  draw.key = *key;
+  vm::FillDraw(cx, vm::jit::RandomKernel::kGumbel, draw, vm::ElementsOf<float>(out), out->length);
+  ctx.ConsumeState(args[0]);
+  return vm::FromObject(out);
 }
 
 absl::StatusOr<Value> Native_rand_gumbel_scalar(vm::NativeContext& ctx, const Value* args) {

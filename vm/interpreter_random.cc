@@ -327,10 +327,12 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       const auto classes = static_cast<uint64_t>(ShapeOf(logits).back());
       const float* x = ElementsOf<float>(logits);
       int32_t* y = ElementsOf<int32_t>(out);
-      const int64_t min_rows =
-          ThreadPool::MinRange(kReferenceDrawNs * static_cast<double>(classes));
+      // The noise on the JIT's Gumbel kernel where there is one.
+      const JitDrawKernels noise(cx);
+      const double ns = noise.fast() ? kJitGumbelNs : kReferenceDrawNs;
+      const int64_t min_rows = ThreadPool::MinRange(ns * static_cast<double>(classes));
       cx.ForRanges(static_cast<int64_t>(count), 1, min_rows, [&](int, int64_t begin, int64_t end) {
-        random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin);
+        random::Categorical(k, x + begin * classes, classes, begin, end - begin, y + begin, noise);
       });
       break;
     }

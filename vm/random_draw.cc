@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "vm/random/continuous.h"
 #include "vm/random/samplers.h"
 #include "vm/thread_pool.h"
 
@@ -40,11 +41,15 @@ void Reference(RandomKernel kind, const DrawArgs& a, char* out, uint64_t begin, 
     case RandomKernel::kDropout:
       random::Dropout(a.key, a.rate, a.x + begin, begin, n, reinterpret_cast<float*>(at));
       break;
+    case RandomKernel::kGumbel:
+      random::Gumbel(a.key, begin, n, reinterpret_cast<float*>(at));
+      break;
   }
 }
 
-// Elements [begin, end) on the JIT kernel: one call per run of counters
-// with the same high word (the kernel adds to the low word only).
+// Elements [begin, end) on the JIT kernel, element i at out[i - begin]: one
+// call per run of counters with the same high word (the kernel adds to the
+// low word only).
 void Jitted(jit::RandomFn fn, RandomKernel kind, const DrawArgs& a, char* out, uint64_t begin,
             uint64_t end) {
   jit::RandomParams p;
@@ -58,7 +63,7 @@ void Jitted(jit::RandomFn fn, RandomKernel kind, const DrawArgs& a, char* out, u
     p.hi = static_cast<uint32_t>(i >> 32);
     p.lo = static_cast<uint32_t>(i);
     p.x = a.x == nullptr ? nullptr : a.x + i;
-    fn(&p, out + i * ElementBytes(kind), static_cast<int64_t>(stop - i));
+    fn(&p, out + (i - begin) * ElementBytes(kind), static_cast<int64_t>(stop - i));
     i = stop;
   }
 }
@@ -75,7 +80,7 @@ void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* 
   auto body = [&](int /*range*/, int64_t begin, int64_t end) {
     const auto b = static_cast<uint64_t>(begin), e = static_cast<uint64_t>(end);
     if (fn != nullptr) {
-      Jitted(fn, kind, args, bytes, b, e);
+      Jitted(fn, kind, args, bytes + b * ElementBytes(kind), b, e);
     } else {
       Reference(kind, args, bytes, b, e);
     }
@@ -85,6 +90,51 @@ void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* 
   std::optional<jit::Jit::KernelTimer> timer;
   if (fn != nullptr) timer.emplace(*cx.jit());
   cx.ForRanges(n, kAlign, min_range, body);
+}
+
+namespace {
+
+jit::RandomFn RandomOf(TensorContext& cx, RandomKernel kind) {
+  return cx.jit() != nullptr ? cx.jit()->Random(kind) : nullptr;
+}
+
+// Elements [start, start + n) of the draw `fn` makes with its defaults (a
+// uniform on [0, 1)).
+void RunDefault(jit::RandomFn fn, RandomKernel kind, random::Key k, uint64_t start, uint64_t n,
+                void* out) {
+  DrawArgs args;
+  args.key = k;
+  Jitted(fn, kind, args, static_cast<char*>(out), start, start + n);
+}
+
+}  // namespace
+
+JitDrawKernels::JitDrawKernels(TensorContext& cx)
+    : bits_(RandomOf(cx, RandomKernel::kBits)),
+      uniform_(RandomOf(cx, RandomKernel::kUniform)),
+      gumbel_(RandomOf(cx, RandomKernel::kGumbel)),
+      log_(cx.jit() != nullptr ? cx.jit()->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
+  if (cx.jit() != nullptr && (fast() || gumbel_ != nullptr)) timer_.emplace(*cx.jit());
+}
+
+void JitDrawKernels::Bits(random::Key k, uint64_t start, uint64_t n, uint32_t* out) const {
+  if (bits_ == nullptr) return DrawKernels::Bits(k, start, n, out);
+  RunDefault(bits_, RandomKernel::kBits, k, start, n, out);
+}
+
+void JitDrawKernels::Uniform(random::Key k, uint64_t start, uint64_t n, float* out) const {
+  if (uniform_ == nullptr) return DrawKernels::Uniform(k, start, n, out);
+  RunDefault(uniform_, RandomKernel::kUniform, k, start, n, out);
+}
+
+void JitDrawKernels::Gumbel(random::Key k, uint64_t start, uint64_t n, float* out) const {
+  if (gumbel_ == nullptr) return DrawKernels::Gumbel(k, start, n, out);
+  RunDefault(gumbel_, RandomKernel::kGumbel, k, start, n, out);
+}
+
+void JitDrawKernels::Log(const float* in, float* out, size_t n) const {
+  if (log_ == nullptr) return DrawKernels::Log(in, out, n);
+  log_(in, out, static_cast<int64_t>(n));
 }
 
 }  // namespace alea::vm

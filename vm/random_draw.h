@@ -7,9 +7,12 @@
 #ifndef ALEA_VM_RANDOM_DRAW_H_
 #define ALEA_VM_RANDOM_DRAW_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "vm/jit/jit.h"
+#include "vm/random/draw_kernels.h"
 #include "vm/random/keys.h"
 #include "vm/tensor_ops.h"
 
@@ -20,6 +23,8 @@ namespace alea::vm {
 // costs): the JIT's uniform 0.67 ns (normal 2.1), the reference's uniform
 // 19 ns (normal 59; randint and categorical per element alike).
 inline constexpr double kJitDrawNs = 0.6;
+// The JIT's Gumbel noise (two logs) and categorical's scan of it.
+inline constexpr double kJitGumbelNs = 1.5;
 inline constexpr double kReferenceDrawNs = 19.0;
 
 struct DrawArgs {
@@ -34,6 +39,28 @@ struct DrawArgs {
 // u32 for kBits, bool bytes for kBernoulli, f32 otherwise).
 void FillDraw(TensorContext& cx, jit::RandomKernel kind, const DrawArgs& args, void* out,
               uint64_t count);
+
+// The JIT's random and math kernels as random::DrawKernels: runs of bits,
+// uniforms and Gumbel noise, and f32 logs, bitwise equal to the reference's
+// at about a nanosecond an element; the reference's without a JIT
+// (`--no-jit`, or a CPU without AVX2 and FMA). Made on the calling thread,
+// before a parallel loop (a Jit is not thread-safe): the loop's bodies only
+// call the kernels obtained here. Their time counts in `--stats`.
+class JitDrawKernels final : public random::DrawKernels {
+ public:
+  explicit JitDrawKernels(TensorContext& cx);
+
+  void Bits(random::Key k, uint64_t start, uint64_t n, uint32_t* out) const override;
+  void Uniform(random::Key k, uint64_t start, uint64_t n, float* out) const override;
+  void Gumbel(random::Key k, uint64_t start, uint64_t n, float* out) const override;
+  void Log(const float* in, float* out, size_t n) const override;
+  bool fast() const override { return bits_ != nullptr && uniform_ != nullptr && log_ != nullptr; }
+
+ private:
+  jit::RandomFn bits_, uniform_, gumbel_;
+  jit::UnaryF32Fn log_;
+  std::optional<jit::Jit::KernelTimer> timer_;
+};
 
 }  // namespace alea::vm
 

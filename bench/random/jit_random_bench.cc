@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vm/jit/jit.h"
+#include "vm/random/continuous.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
 
@@ -54,6 +55,9 @@ void Reference(benchmark::State& state, RandomKernel kernel) {
         break;
       case RandomKernel::kDropout:
         random::Dropout(kKey, 1.0 - kKeep, b.x.data(), kStart, count, b.out.data());
+        break;
+      case RandomKernel::kGumbel:
+        random::Gumbel(kKey, kStart, count, b.out.data());
         break;
     }
     benchmark::DoNotOptimize(b.out.data());
@@ -105,6 +109,7 @@ ALEA_RANDOM_BENCH(normal, RandomKernel::kNormal);
 ALEA_RANDOM_BENCH(exponential, RandomKernel::kExponential);
 ALEA_RANDOM_BENCH(bernoulli, RandomKernel::kBernoulli);
 ALEA_RANDOM_BENCH(dropout, RandomKernel::kDropout);
+ALEA_RANDOM_BENCH(gumbel, RandomKernel::kGumbel);
 
 }  // namespace
 }  // namespace alea::vm

@@ -83,6 +83,7 @@ enum class RandomKernel : uint8_t {
   kExponential,  // out: f32, -log1p(-u) (random::Exponential)
   kBernoulli,    // out: bool bytes, u < p (random::Bernoulli)
   kDropout,      // out: f32, u < p ? x[j] / p : 0, p = keep (random::Dropout, 0 < rate < 1)
+  kGumbel,       // out: f32, -log(-log(uniform(FLT_MIN, 1))) (random::Gumbel)
 };
 struct RandomParams {
   uint32_t k0 = 0, k1 = 0;   // the counter-0 key (random::EffectiveKey)

@@ -44,6 +44,9 @@
 // - Exponential: Uniform(0, 1) is u itself (u * 1 and u + 0 are exact, and
 //   max(0, u) is u for u in [0, 1)), so -Log1pF32(-u) with negation as a sign
 //   flip and EmitLog1pF32 for Log1pF32.
+// - Gumbel: Uniform with lo = FLT_MIN and scale = f32(1 - FLT_MIN), then
+//   -LogF32(-LogF32(y)) with EmitLogF32 and sign flips, as random::Gumbel.
+//   Categorical and choice without replacement draw their Gumbel noise here.
 // - Bernoulli: the ordered compare u < p (false for a NaN p), 0/1 bytes.
 // - Dropout: q = x / keep (vdivps) in every lane, then an ordered u < keep
 //   blends q with +0.0f. Division has no side effect the reference could
@@ -52,6 +55,7 @@
 #include <asmjit/x86.h>
 
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -91,7 +95,10 @@ struct Request {
 // erfinv/log1p transforms, which bring their own independent work) and 8 ymm.
 int Unroll(const Request& r) {
   if (!r.avx512) return 8;
-  return r.kernel == RandomKernel::kNormal || r.kernel == RandomKernel::kExponential ? 8 : 12;
+  const bool long_transform = r.kernel == RandomKernel::kNormal ||
+                              r.kernel == RandomKernel::kExponential ||
+                              r.kernel == RandomKernel::kGumbel;
+  return long_transform ? 8 : 12;
 }
 
 // The per-call key material as vector operands: registers on AVX-512,
@@ -235,6 +242,13 @@ void EmitBody(x86::Compiler& cc, const Request& r, const x86::Gp& params, const 
       scale = e.ConstReg(std::bit_cast<uint32_t>(normal_scale));
       break;
     }
+    case RandomKernel::kGumbel: {
+      // random::Gumbel's Uniform(FLT_MIN, 1): its `hi - lo` in f32.
+      const float gumbel_scale = 1.0f - FLT_MIN;
+      lo = e.ConstReg(std::bit_cast<uint32_t>(FLT_MIN));
+      scale = e.ConstReg(std::bit_cast<uint32_t>(gumbel_scale));
+      break;
+    }
     case RandomKernel::kBernoulli:
       p = e.NewVec();
       e.Broadcast(p, x86::dword_ptr(params, offsetof(RandomParams, p)));
@@ -279,6 +293,14 @@ void EmitBody(x86::Compiler& cc, const Request& r, const x86::Gp& params, const 
           e.XorBits(u, u, e.Const(kSignBit));
           e.Store(e.Elem(out, v), u, tail);
           break;
+        case RandomKernel::kGumbel:
+          EmitUniform(e, u, u, lo, scale, nan_bits);
+          codegen::EmitLogF32(e, u, u);
+          e.XorBits(u, u, e.Const(kSignBit));
+          codegen::EmitLogF32(e, u, u);
+          e.XorBits(u, u, e.Const(kSignBit));
+          e.Store(e.Elem(out, v), u, tail);
+          break;
         case RandomKernel::kBernoulli:
           e.StoreBoolBytes(out, e.Compare(Cmp::kLT_OQ, u, p), tail, v);
           break;
@@ -315,7 +337,7 @@ void* Compile(asmjit::JitRuntime& runtime, const Request& r) {
 }  // namespace
 
 RandomFn Jit::Random(RandomKernel kernel, Isa isa) {
-  if (static_cast<int>(kernel) > static_cast<int>(RandomKernel::kDropout)) return nullptr;
+  if (static_cast<int>(kernel) > static_cast<int>(RandomKernel::kGumbel)) return nullptr;
   const std::string key = absl::StrCat("random:", static_cast<int>(kernel));
   asmjit::JitRuntime& runtime = impl().runtime;
   return reinterpret_cast<RandomFn>(Cached(key, isa, [&](bool avx512, bool inject_error) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "vm/random/draw_kernels.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random {
@@ -66,9 +67,10 @@ void Exponential(Key k, uint64_t start, uint64_t count, float* out);
 // tensor (element index row * classes + j), with the project's LogF32. As
 // jnp.argmax, a NaN counts as the maximum. Partitionable by rows: `logits`
 // points at row start_row and out[r] is row start_row + r. classes must be
-// > 0 (JAX rejects an empty axis); with 0, out is all 0.
+// > 0 (JAX rejects an empty axis); with 0, out is all 0. The noise is drawn
+// by `batch` (the JIT's Gumbel kernel, or the reference's).
 void Categorical(Key k, const float* logits, uint64_t classes, uint64_t start_row, uint64_t rows,
-                 int32_t* out);
+                 int32_t* out, const DrawKernels& batch = ReferenceKernels());
 
 // Flax's dropout: keep with probability keep = f32(1 - rate) (bernoulli), a
 // kept x becomes x / keep in f32, a dropped one 0. rate == 0 returns x and

@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "tests/vm/jit/jit_test_values.h"
 #include "vm/jit/jit.h"
+#include "vm/random/continuous.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
 
@@ -38,7 +39,8 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr RandomKernel kAllKernels[] = {RandomKernel::kBits,      RandomKernel::kUniform,
                                         RandomKernel::kNormal,    RandomKernel::kExponential,
-                                        RandomKernel::kBernoulli, RandomKernel::kDropout};
+                                        RandomKernel::kBernoulli, RandomKernel::kDropout,
+                                        RandomKernel::kGumbel};
 constexpr Key kKeys[] = {{0, 0}, {0xffffffffu, 0xffffffffu}, {0x12345678u, 0x9abcdef0u}, {1, 0}};
 constexpr int kCanaryBytes = 256;  // more than one unrolled step of bool bytes
 constexpr uint8_t kCanary = 0xa5;
@@ -57,6 +59,8 @@ const char* KernelName(RandomKernel k) {
       return "bernoulli";
     case RandomKernel::kDropout:
       return "dropout";
+    case RandomKernel::kGumbel:
+      return "gumbel";
   }
   return "?";
 }
@@ -115,6 +119,9 @@ std::vector<uint8_t> Reference(const Draw& d) {
       break;
     case RandomKernel::kExponential:
       random::Exponential(d.key, d.start, n, reinterpret_cast<float*>(out.data()));
+      break;
+    case RandomKernel::kGumbel:
+      random::Gumbel(d.key, d.start, n, reinterpret_cast<float*>(out.data()));
       break;
     case RandomKernel::kBernoulli:
       random::Bernoulli(d.key, d.p, d.start, n, out.data());

@@ -47,30 +47,7 @@ int64_t Ulps(T a, T b) {
   return d < 0 ? -d : d;
 }
 
-struct Record {
-  std::string kind;
-  std::vector<std::string> fields;
-};
-
-std::vector<Record> Records() {
-  std::vector<Record> out;
-  for (const std::string& line : testing::ReadLines("gamma_derived.txt")) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream in(line);
-    Record r;
-    in >> r.kind;
-    for (std::string f; in >> f;) r.fields.push_back(f);
-    out.push_back(r);
-  }
-  return out;
-}
-
-Key KeyOf(const Record& r) {
-  return Key{static_cast<uint32_t>(std::stoul(r.fields[0])),
-             static_cast<uint32_t>(std::stoul(r.fields[1]))};
-}
-
-std::vector<double> HexesFrom(const Record& r, size_t first) {
+std::vector<double> HexesFrom(const testing::DerivedRecord& r, size_t first) {
   std::vector<double> out;
   for (size_t i = first; i < r.fields.size(); ++i) out.push_back(Hex(r.fields[i]));
   return out;
@@ -119,13 +96,13 @@ constexpr int64_t kF32InvalidUlps = 96;
 constexpr int64_t kF64Ulps = 8;
 
 TEST(GammaFamily, MatchesTheDerivedValues) {
-  const std::vector<Record> records = Records();
+  const std::vector<testing::DerivedRecord> records = testing::DerivedRecords("gamma_derived.txt");
   ASSERT_GT(records.size(), 500u) << "gamma_derived.txt missing or short";
   Tally f32, f64;
-  for (const Record& r : records) {
+  for (const testing::DerivedRecord& r : records) {
     const std::string what = r.kind + " " + r.fields[0] + " " + r.fields[1] + " " + r.fields[2];
     SCOPED_TRACE(what);
-    const Key k = KeyOf(r);
+    const Key k = testing::RecordKey(r);
     // f32 lines: parameters, START, then the values.
     auto check32 = [&](size_t first_value, double scale, auto draw, int64_t ulps = kF32Ulps) {
       const uint64_t start = std::stoull(r.fields[first_value - 1]);

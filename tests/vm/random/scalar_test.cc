@@ -38,34 +38,11 @@ int64_t Ulps(double a, double b) {
   return d < 0 ? -d : d;
 }
 
-struct Record {
-  std::string kind;
-  std::vector<std::string> fields;
-};
-
-std::vector<Record> Records() {
-  std::vector<Record> out;
-  for (const std::string& line : testing::ReadLines("scalar_derived.txt")) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream in(line);
-    Record r;
-    in >> r.kind;
-    for (std::string f; in >> f;) r.fields.push_back(f);
-    out.push_back(r);
-  }
-  return out;
-}
-
-Key KeyOf(const Record& r) {
-  return Key{static_cast<uint32_t>(std::stoul(r.fields[0])),
-             static_cast<uint32_t>(std::stoul(r.fields[1]))};
-}
-
 TEST(ScalarDraws, MatchTheDerivedValues) {
-  const std::vector<Record> records = Records();
+  const std::vector<testing::DerivedRecord> records = testing::DerivedRecords("scalar_derived.txt");
   ASSERT_GT(records.size(), 1000u) << "scalar_derived.txt missing or short";
   int checked = 0, normal_exact = 0, exponential_exact = 0;
-  for (const Record& r : records) {
+  for (const testing::DerivedRecord& r : records) {
     SCOPED_TRACE(r.kind + " " + r.fields[0] + " " + r.fields[1]);
     if (r.kind == "normal_u") {
       const double u = Hex(r.fields[0]);
@@ -75,7 +52,7 @@ TEST(ScalarDraws, MatchTheDerivedValues) {
       ++checked;
       continue;
     }
-    const Key k = KeyOf(r);
+    const Key k = testing::RecordKey(r);
     if (r.kind == "bits64") {
       EXPECT_EQ(Bits64(k), std::stoull(r.fields[2]));
     } else if (r.kind == "uniform") {

@@ -26,6 +26,33 @@ inline std::vector<std::string> ReadLines(const std::string& name) {
   return lines;
 }
 
+// A line of a derived-data file (tests/vm/data/random/*_derived.txt): its
+// first word, the record's kind, then its fields. Blank and '#' lines are
+// skipped.
+struct DerivedRecord {
+  std::string kind;
+  std::vector<std::string> fields;
+};
+
+inline std::vector<DerivedRecord> DerivedRecords(const std::string& file) {
+  std::vector<DerivedRecord> out;
+  for (const std::string& line : ReadLines(file)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream in(line);
+    DerivedRecord r;
+    in >> r.kind;
+    for (std::string f; in >> f;) r.fields.push_back(f);
+    out.push_back(r);
+  }
+  return out;
+}
+
+// The key a derived record's first two fields give.
+inline Key RecordKey(const DerivedRecord& r) {
+  return Key{static_cast<uint32_t>(std::stoul(r.fields[0])),
+             static_cast<uint32_t>(std::stoul(r.fields[1]))};
+}
+
 inline bool IsNumberStart(std::string_view s, size_t i) {
   const char c = s[i];
   if (c >= '0' && c <= '9') return true;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "vm/jit/jit.h"
+#include "vm/random/continuous.h"
 #include "vm/random/keys.h"
 #include "vm/random/samplers.h"
 
@@ -43,6 +44,9 @@ uint64_t Sweep(Jit& jit, RandomKernel kernel, Isa isa, random::Key key, uint64_t
         break;
       case RandomKernel::kExponential:
         random::Exponential(key, at, n, w);
+        break;
+      case RandomKernel::kGumbel:
+        random::Gumbel(key, at, n, w);
         break;
       case RandomKernel::kUniform:
         random::Uniform(key, at, n, -1.5f, 4.0f, w);
@@ -90,11 +94,12 @@ class RandomJitExhaustiveTest : public testing::TestWithParam<Isa> {
   Jit jit_;
 };
 
-TEST_P(RandomJitExhaustiveTest, NormalAndExponentialOver2To24Draws) {
+TEST_P(RandomJitExhaustiveTest, NormalExponentialGumbelOver2To24Draws) {
   const random::Key key{0x2545f491u, 0x4f6cdd1du};
   const uint64_t start = (uint64_t{0x51} << 32) + 0x100;
   EXPECT_EQ(Sweep(jit_, RandomKernel::kNormal, GetParam(), key, start), 0u);
   EXPECT_EQ(Sweep(jit_, RandomKernel::kExponential, GetParam(), key, start), 0u);
+  EXPECT_EQ(Sweep(jit_, RandomKernel::kGumbel, GetParam(), key, start), 0u);
 }
 
 TEST_P(RandomJitExhaustiveTest, BitsUniformBernoulliOver2To24Draws) {

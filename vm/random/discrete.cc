@@ -1,0 +1,364 @@
+// JAX's discrete samplers (discrete.h). The float arithmetic is spelled as
+// JAX spells it, one rounded operation at a time (the build has
+// -ffp-contract=off), with JAX's Python constants rounded from double to
+// the draw's type as JAX converts weakly typed constants: T(0.07), never
+// 0.07f (a decimal literal rounded straight to float may differ).
+#include "vm/random/discrete.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vm/kernels/math_f32.h"
+#include "vm/random/samplers.h"
+#include "vm/random/scalar.h"
+#include "vm/random/threefry.h"
+
+namespace alea::vm::random {
+namespace {
+
+// The keys of a rejection loop's rounds. JAX splits its loop key every
+// round into `arity` keys: the one at `carry` goes on to the next round, the
+// others (in order) draw this round's uniforms. The chain is the same for
+// every element, so a range computes it once, as far as its elements need.
+class RoundKeys {
+ public:
+  RoundKeys(Key k, int arity, int carry) : next_(k), arity_(arity), carry_(carry) {}
+
+  // The draw keys of round r (arity - 1 of them).
+  const Key* Round(size_t r) {
+    while (r >= rounds_) {
+      for (int i = 0; i < arity_; ++i) {
+        if (i != carry_) subs_.push_back(SplitKey(next_, static_cast<uint64_t>(i)));
+      }
+      next_ = SplitKey(next_, static_cast<uint64_t>(carry_));
+      ++rounds_;
+    }
+    return subs_.data() + r * static_cast<size_t>(arity_ - 1);
+  }
+
+ private:
+  Key next_;
+  int arity_, carry_;
+  size_t rounds_ = 0;
+  std::vector<Key> subs_;
+};
+
+// A draw's uniform on [0, 1) and its math: f32 tensors take element i of
+// an f32 draw and the project's f32 functions; x64 scalars take the 0-d
+// float64 draw and the C library's.
+template <typename T>
+struct Arith;
+
+template <>
+struct Arith<float> {
+  static float Uniform(Key k, uint64_t i) {
+    uint32_t bits;
+    Bits(k, i, 1, &bits);
+    return BitsToUnitFloat(bits);
+  }
+  static float Log(float x) { return kernels::LogF32(x); }
+  static float Log1p(float x) { return kernels::Log1pF32(x); }
+};
+
+template <>
+struct Arith<double> {
+  static double Uniform(Key k, uint64_t) { return UniformScalar(k, 0.0, 1.0); }
+  static double Log(double x) { return std::log(x); }
+  static double Log1p(double x) { return std::log1p(x); }
+};
+
+// ---- poisson ----
+
+// Knuth's method for 0 < lam < 10 over a block of elements at a time, so
+// that the hashes and logs of a round run as batches. An element is live
+// while its running sum of logs is > -lam; each round it is live it counts
+// one and adds the log of its next uniform (JAX's _poisson_knuth, whose
+// counter ends one above the result). While at least a sixteenth of the block
+// is live, fast batch kernels draw the round's uniforms for all of it;
+// after that, the live elements hash their own counters.
+void PoissonKnuth(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
+                  const DrawKernels& batch) {
+  constexpr size_t kBlock = 512;
+  RoundKeys keys(k, 2, 0);
+  const float threshold = -lam;
+  uint32_t live[kBlock], x0[kBlock], x1[kBlock], y0[kBlock], y1[kBlock];
+  float log_prod[kBlock], u[kBlock], block_u[kBlock];
+  int32_t rounds[kBlock];
+  for (uint64_t base = 0; base < count; base += kBlock) {
+    const size_t m = static_cast<size_t>(std::min<uint64_t>(kBlock, count - base));
+    for (size_t j = 0; j < m; ++j) {
+      live[j] = static_cast<uint32_t>(j);
+      log_prod[j] = 0.0f;
+      rounds[j] = 0;
+    }
+    size_t n_live = 0.0f > threshold ? m : 0;
+    for (size_t r = 0; n_live > 0; ++r) {
+      const Key sub = keys.Round(r)[0];
+      if (batch.fast() && n_live * 16 >= m) {
+        batch.Uniform(sub, start + base, m, block_u);
+        for (size_t t = 0; t < n_live; ++t) u[t] = block_u[live[t]];
+      } else {
+        for (size_t t = 0; t < n_live; ++t) {
+          const uint64_t i = start + base + live[t];
+          x0[t] = static_cast<uint32_t>(i >> 32);
+          x1[t] = static_cast<uint32_t>(i);
+        }
+        Threefry2x32Block(sub.k0, sub.k1, x0, x1, y0, y1, n_live);
+        for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(y0[t] ^ y1[t]);
+      }
+      batch.Log(u, u, n_live);
+      size_t kept = 0;
+      for (size_t t = 0; t < n_live; ++t) {
+        const uint32_t j = live[t];
+        ++rounds[j];
+        log_prod[j] = log_prod[j] + u[t];
+        live[kept] = j;  // kept or overwritten: no branch to mispredict
+        kept += log_prod[j] > threshold ? 1 : 0;
+      }
+      n_live = kept;
+    }
+    for (size_t j = 0; j < m; ++j) out[base + j] = rounds[j] - 1;
+  }
+}
+
+// Hormann's PTRS constants for one rate (JAX's _poisson_rejection).
+struct Ptrs {
+  explicit Ptrs(float lam_)
+      : lam(lam_),
+        log_lam(kernels::LogF32(lam_)),
+        b(float(0.931) + float(2.53) * std::sqrt(lam_)),
+        a(float(-0.059) + float(0.02483) * b),
+        inv_alpha(float(1.1239) + float(1.1328) / (b - float(3.4))),
+        v_r(float(0.9277) - float(3.6224) / (b - 2.0f)) {}
+  float lam, log_lam, b, a, inv_alpha, v_r;
+};
+
+float PoissonRejectionAt(RoundKeys& keys, const Ptrs& c, uint64_t i) {
+  for (size_t r = 0;; ++r) {
+    const Key* sub = keys.Round(r);
+    const float u = Arith<float>::Uniform(sub[0], i) - 0.5f;
+    const float v = Arith<float>::Uniform(sub[1], i);
+    const float u_shifted = 0.5f - std::fabs(u);
+    const float k = std::floor((2.0f * c.a / u_shifted + c.b) * u + c.lam + float(0.43));
+    if (u_shifted >= float(0.07) && v <= c.v_r) return k;
+    if (k < 0.0f || (u_shifted < float(0.013) && v > u_shifted)) continue;
+    const float s = kernels::LogF32(v * c.inv_alpha / (c.a / (u_shifted * u_shifted) + c.b));
+    const float t = -c.lam + k * c.log_lam - kernels::LgammaF32(k + 1.0f);
+    if (s <= t) return k;
+  }
+}
+
+// ---- binomial ----
+
+constexpr double kStirlingTail[10] = {0.0810614667953272,  0.0413406959554092, 0.0276779256849983,
+                                      0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                                      0.0118967099458917,  0.0104112652619720, 0.00925546218271273,
+                                      0.00833056343336287};
+
+// JAX's _stirling_approx_tail: the table up to 9; above, its series, which
+// JAX evaluates at k clamped to [0, 9] (so at 9): kept as JAX has it.
+template <typename T>
+T StirlingTail(T k) {
+  const bool use_table = k <= T(9);
+  const T kc = std::min(std::max(k, T(0)), T(9));
+  const T kp1sq = (kc + 1) * (kc + 1);
+  const T approx = (T(1.0 / 12) - (T(1.0 / 360) - T(1.0 / 1260) / kp1sq) / kp1sq) / (kc + 1);
+  return use_table ? T(kStirlingTail[static_cast<int>(std::floor(kc))]) : approx;
+}
+
+// BTRS constants for one (count, prob), prob <= 0.5 (JAX's _btrs).
+template <typename T>
+struct Btrs {
+  Btrs(T count_, T prob)
+      : count(count_),
+        stddev(std::sqrt(count_ * prob * (1 - prob))),
+        b(T(1.15) + T(2.53) * stddev),
+        a(T(-0.0873) + T(0.0248) * b + T(0.01) * prob),
+        c(count_ * prob + T(0.5)),
+        v_r(T(0.92) - T(4.2) / b),
+        r(prob / (1 - prob)),
+        alpha((T(2.83) + T(5.1) / b) * stddev),
+        m(std::floor((count_ + 1) * prob)) {}
+  T count, stddev, b, a, c, v_r, r, alpha, m;
+};
+
+template <typename T>
+T BtrsAt(RoundKeys& keys, const Btrs<T>& s, uint64_t i) {
+  const T count = s.count, m = s.m;
+  for (size_t round = 0;; ++round) {
+    const Key* sub = keys.Round(round);
+    T u = Arith<T>::Uniform(sub[0], i);
+    const T v = Arith<T>::Uniform(sub[1], i);
+    u = u - T(0.5);
+    const T us = T(0.5) - std::fabs(u);
+    const T k = std::floor((2 * s.a / us + s.b) * u + s.c);
+    if (us >= T(0.07) && v <= s.v_r) return k;
+    // Negated, so that a NaN k is rejected too (JAX's test would pass it to
+    // a NaN bound, which rejects it as well).
+    if (!(k >= 0 && k <= count)) continue;
+    const T lhs = Arith<T>::Log(v * s.alpha / (s.a / (us * us) + s.b));
+    const T ub = (m + T(0.5)) * Arith<T>::Log((m + 1) / (s.r * (count - m + 1))) +
+                 (count + 1) * Arith<T>::Log((count - m + 1) / (count - k + 1)) +
+                 (k + T(0.5)) * Arith<T>::Log(s.r * (count - k + 1) / (k + 1)) + StirlingTail(m) +
+                 StirlingTail(count - m) - StirlingTail(k) - StirlingTail(count - k);
+    if (lhs <= ub) return k;
+  }
+}
+
+// Inversion (JAX's _binomial_inversion): geometric gaps ceil(log(u) /
+// log1p(-q)) are summed until the sum passes count; the result is the
+// number of gaps that fit. Its loop splits as `subkey, key = split(key)`:
+// key 0 draws, key 1 carries on.
+template <typename T>
+T InversionAt(RoundKeys& keys, T count, T log1mq, uint64_t i) {
+  T num_geom = 0, geom_sum = 0;
+  for (size_t r = 0; geom_sum <= count; ++r) {
+    num_geom = num_geom + 1;
+    const T u = Arith<T>::Uniform(keys.Round(r)[0], i);
+    geom_sum = geom_sum + std::ceil(Arith<T>::Log(u) / log1mq);
+  }
+  return num_geom - 1;
+}
+
+// JAX's _binomial for one valid (n, p): which sampler, on what.
+template <typename T>
+struct BinomialSetup {
+  BinomialSetup(T n, T p)
+      : p_lt_half(p < T(0.5)),
+        infinite(std::isinf(n)),
+        q(p_lt_half ? p : 1 - p),
+        use_inversion(n * q <= T(10)),
+        count(std::floor(n)),
+        log1mq(Arith<T>::Log1p(-q)),
+        btrs(use_inversion ? T(1e4) : count, use_inversion ? T(0.5) : q) {}
+  bool p_lt_half, infinite;
+  T q;
+  bool use_inversion;
+  T count, log1mq;
+  Btrs<T> btrs;
+};
+
+// The two loops' key chains of one binomial draw.
+struct BinomialKeys {
+  explicit BinomialKeys(Key k) : inversion(k, 2, 1), btrs(k, 3, 0) {}
+  RoundKeys inversion, btrs;
+};
+
+template <typename T>
+T BinomialAt(const BinomialSetup<T>& s, BinomialKeys& keys, uint64_t i) {
+  if (s.infinite) return s.count;  // JAX: +inf trials, +inf successes
+  const T draw = s.use_inversion ? InversionAt(keys.inversion, s.count, s.log1mq, i)
+                                 : BtrsAt(keys.btrs, s.btrs, i);
+  return s.p_lt_half ? draw : s.count - draw;
+}
+
+template <typename T>
+T GeometricAt(Key k, T log1mp, uint64_t i) {
+  T u = Arith<T>::Uniform(k, i);
+  if (u == 0) u = 1;  // JAX maps u == 0 to 1, keeping log(u) finite
+  return std::floor(Arith<T>::Log(u) / log1mp) + 1;
+}
+
+}  // namespace
+
+int32_t SaturateToI32(double x) {
+  if (std::isnan(x)) return 0;
+  if (x <= -2147483648.0) return INT32_MIN;
+  if (x >= 2147483647.0) return INT32_MAX;
+  return static_cast<int32_t>(x);
+}
+
+int64_t SaturateToI64(double x) {
+  if (std::isnan(x)) return 0;
+  if (x <= -9223372036854775808.0) return INT64_MIN;
+  if (x >= 9223372036854775808.0) return INT64_MAX;
+  return static_cast<int64_t>(x);
+}
+
+void Poisson(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
+             const DrawKernels& batch) {
+  if (lam == 0.0f) {
+    std::fill(out, out + count, 0);
+  } else if (lam < 10.0f) {
+    PoissonKnuth(k, lam, start, count, out, batch);
+  } else {
+    RoundKeys keys(k, 3, 0);
+    const Ptrs c(lam);
+    for (uint64_t j = 0; j < count; ++j) {
+      out[j] = SaturateToI32(PoissonRejectionAt(keys, c, start + j));
+    }
+  }
+}
+
+int64_t PoissonScalar(Key k, float lam) {
+  if (lam == 0.0f) return 0;
+  if (lam < 10.0f) {
+    int32_t v;
+    PoissonKnuth(k, lam, 0, 1, &v, ReferenceKernels());
+    return v;
+  }
+  RoundKeys keys(k, 3, 0);
+  return SaturateToI64(PoissonRejectionAt(keys, Ptrs(lam), 0));
+}
+
+void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* out) {
+  const BinomialSetup<float> setup(n, p);
+  BinomialKeys keys(k);
+  for (uint64_t j = 0; j < count; ++j) out[j] = BinomialAt(setup, keys, start + j);
+}
+
+double BinomialScalar(Key k, double n, double p) {
+  BinomialKeys keys(k);
+  return BinomialAt(BinomialSetup<double>(n, p), keys, 0);
+}
+
+void Geometric(Key k, float p, uint64_t start, uint64_t count, int32_t* out,
+               const DrawKernels& batch) {
+  const float log1mp = kernels::Log1pF32(-p);
+  constexpr uint64_t kChunk = 512;
+  float u[kChunk];
+  for (uint64_t base = 0; base < count; base += kChunk) {
+    const uint64_t m = std::min(kChunk, count - base);
+    batch.Uniform(k, start + base, m, u);
+    for (uint64_t j = 0; j < m; ++j) {
+      if (u[j] == 0.0f) u[j] = 1.0f;  // JAX maps u == 0 to 1, keeping log(u) finite
+    }
+    batch.Log(u, u, m);
+    for (uint64_t j = 0; j < m; ++j) out[base + j] = SaturateToI32(std::floor(u[j] / log1mp) + 1);
+  }
+}
+
+int64_t GeometricScalar(Key k, double p) {
+  return SaturateToI64(GeometricAt(k, std::log1p(-p), 0));
+}
+
+void MultinomialRatios(const float* p, int64_t classes, float* ratios) {
+  for (int64_t j = 0; j < classes; ++j) {
+    float remaining = 0.0f;
+    for (int64_t t = j; t < classes; ++t) remaining = remaining + p[t];
+    const float ratio = p[j] / (remaining == 0.0f ? 1.0f : remaining);
+    ratios[j] = std::min(std::max(ratio, 0.0f), 1.0f);
+  }
+}
+
+void Multinomial(Key k, float n, const float* ratios, int64_t classes, uint64_t start_row,
+                 uint64_t rows, float* out) {
+  std::vector<BinomialKeys> keys;
+  keys.reserve(static_cast<size_t>(classes));
+  for (int64_t j = 0; j < classes; ++j) keys.emplace_back(SplitKey(k, static_cast<uint64_t>(j)));
+  for (uint64_t b = 0; b < rows; ++b) {
+    float remainder = n;
+    float* row = out + b * static_cast<uint64_t>(classes);
+    for (int64_t j = 0; j < classes; ++j) {
+      const BinomialSetup<float> setup(remainder, ratios[j]);
+      const float drawn = BinomialAt(setup, keys[static_cast<size_t>(j)], start_row + b);
+      remainder = remainder - drawn;
+      row[j] = drawn;
+    }
+  }
+}
+
+}  // namespace alea::vm::random
