@@ -9,6 +9,7 @@
 #include "stdlib/natives.h"
 #include "stdlib/random_args.h"
 #include "vm/random/gamma.h"
+#include "vm/random_draw.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
 
@@ -23,6 +24,10 @@ namespace {
 // about 80 ns (7 Threefry hashes, erfinv; the CPU time of `alea run --threads
 // 1` on 10^7 elements of gamma(2.0)); the other draws make two or more.
 constexpr double kGammaDrawNs = 80.0;
+// The same on the JIT's keyed kernels: about 8 ns.
+constexpr double kJitGammaDrawNs = 8.0;
+
+using Batch = vm::random::DrawKernels;
 
 // A draw of `shape` made of `units` units of `unit` f32 elements each (rows
 // of a vector-valued draw, or single elements): fill(key, start, count, out)
@@ -38,11 +43,15 @@ absl::StatusOr<Value> DrawUnits(vm::NativeContext& ctx, Value state,
   if (out == nullptr) return ctx.Fail(cx);
   float* y = vm::ElementsOf<float>(out);
   const int64_t units = unit == 0 ? 0 : static_cast<int64_t>(out->length) / unit;
-  const double unit_ns = kGammaDrawNs * static_cast<double>(unit);
+  // The hashes run in batches on the JIT's keyed kernels where there are
+  // some (the same bits as the reference's).
+  const vm::JitDrawKernels kernels(cx);
+  const double unit_ns =
+      (kernels.fast() ? kJitGammaDrawNs : kGammaDrawNs) * static_cast<double>(unit);
   cx.ForRanges(units, unit == 1 ? 64 : 1, vm::ThreadPool::MinRange(unit_ns),
                [&](int, int64_t begin, int64_t end) {
                  fill(*key, static_cast<uint64_t>(begin), static_cast<uint64_t>(end - begin),
-                      y + begin * unit);
+                      y + begin * unit, kernels);
                });
   ctx.ConsumeState(state);
   return vm::FromObject(out);
@@ -50,7 +59,7 @@ absl::StatusOr<Value> DrawUnits(vm::NativeContext& ctx, Value state,
 
 template <typename Fill>
 absl::StatusOr<Value> DrawElements(vm::NativeContext& ctx, Value state, Value shape, Fill fill) {
-  return DrawTensor<float>(ctx, state, shape, vm::DType::kF32, kGammaDrawNs, fill);
+  return DrawUnits(ctx, state, vm::ShapeFromIntArray(shape), 1, fill);
 }
 
 double FloatArg(Value v) { return vm::AsFloat(v); }
@@ -75,9 +84,10 @@ const float* Expanded(const vm::Object* t, absl::Span<const int64_t> shape,
 
 absl::StatusOr<Value> Native_rand_gamma(vm::NativeContext& ctx, const Value* args) {
   const double a = FloatArg(args[1]);
-  return DrawElements(ctx, args[0], args[2], [a](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::Gamma(k, a, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[2],
+                      [a](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::Gamma(k, a, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_gamma_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -90,16 +100,17 @@ absl::StatusOr<Value> Native_rand_gamma__like(vm::NativeContext& ctx, const Valu
   const vm::Object* a = vm::AsObject(args[1]);
   const float* alpha = vm::ElementsOf<float>(a);
   return DrawUnits(ctx, args[0], vm::ShapeOf(a), 1,
-                   [alpha](Key k, uint64_t start, uint64_t n, float* out) {
-                     vm::random::GammaEach(k, alpha + start, start, n, out);
+                   [alpha](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                     vm::random::GammaEach(k, alpha + start, start, n, out, batch);
                    });
 }
 
 absl::StatusOr<Value> Native_rand_loggamma(vm::NativeContext& ctx, const Value* args) {
   const double a = FloatArg(args[1]);
-  return DrawElements(ctx, args[0], args[2], [a](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::LogGamma(k, a, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[2],
+                      [a](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::LogGamma(k, a, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_loggamma_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -112,9 +123,10 @@ absl::StatusOr<Value> Native_rand_loggamma_scalar(vm::NativeContext& ctx, const 
 
 absl::StatusOr<Value> Native_rand_chisquare(vm::NativeContext& ctx, const Value* args) {
   const double df = FloatArg(args[1]);
-  return DrawElements(ctx, args[0], args[2], [df](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::ChiSquare(k, df, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[2],
+                      [df](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::ChiSquare(k, df, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_chisquare_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -126,10 +138,11 @@ absl::StatusOr<Value> Native_rand_chisquare_scalar(vm::NativeContext& ctx, const
 absl::StatusOr<Value> Native_rand_f(vm::NativeContext& ctx, const Value* args) {
   const double num = FloatArg(args[1]);
   const double den = FloatArg(args[2]);
-  return DrawElements(ctx, args[0], args[3],
-                      [num, den](Key k, uint64_t start, uint64_t n, float* out) {
-                        vm::random::FDist(k, num, den, start, n, out);
-                      });
+  return DrawElements(
+      ctx, args[0], args[3],
+      [num, den](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+        vm::random::FDist(k, num, den, start, n, out, batch);
+      });
 }
 
 absl::StatusOr<Value> Native_rand_f_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -142,9 +155,10 @@ absl::StatusOr<Value> Native_rand_f_scalar(vm::NativeContext& ctx, const Value* 
 
 absl::StatusOr<Value> Native_rand_t(vm::NativeContext& ctx, const Value* args) {
   const double df = FloatArg(args[1]);
-  return DrawElements(ctx, args[0], args[2], [df](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::StudentT(k, df, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[2],
+                      [df](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::StudentT(k, df, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_t_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -158,9 +172,10 @@ absl::StatusOr<Value> Native_rand_t_scalar(vm::NativeContext& ctx, const Value* 
 absl::StatusOr<Value> Native_rand_beta(vm::NativeContext& ctx, const Value* args) {
   const double a = FloatArg(args[1]);
   const double b = FloatArg(args[2]);
-  return DrawElements(ctx, args[0], args[3], [a, b](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::Beta(k, a, b, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[3],
+                      [a, b](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::Beta(k, a, b, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_beta_scalar(vm::NativeContext& ctx, const Value* args) {
@@ -182,10 +197,11 @@ absl::StatusOr<Value> Native_rand_beta__like(vm::NativeContext& ctx, const Value
   std::vector<float> a_storage, b_storage;
   const float* alpha = Expanded(a, shape, a_storage);
   const float* beta = Expanded(b, shape, b_storage);
-  return DrawUnits(ctx, args[0], shape, 1,
-                   [alpha, beta](Key k, uint64_t start, uint64_t n, float* out) {
-                     vm::random::BetaEach(k, alpha + start, beta + start, start, n, out);
-                   });
+  return DrawUnits(
+      ctx, args[0], shape, 1,
+      [alpha, beta](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+        vm::random::BetaEach(k, alpha + start, beta + start, start, n, out, batch);
+      });
 }
 
 namespace {
@@ -230,9 +246,10 @@ absl::StatusOr<Value> Dirichlet(vm::NativeContext& ctx, Value state, const vm::O
   shape.push_back(n);
   const uint64_t rows_of_alpha = alpha_rows > 0 ? static_cast<uint64_t>(alpha_rows) : 1;
   return DrawUnits(ctx, state, shape, n,
-                   [alpha, rows_of_alpha, n](Key k, uint64_t start, uint64_t rows, float* out) {
+                   [alpha, rows_of_alpha, n](Key k, uint64_t start, uint64_t rows, float* out,
+                                             const Batch& kernels) {
                      vm::random::Dirichlet(k, alpha, rows_of_alpha, static_cast<uint64_t>(n), start,
-                                           rows, out);
+                                           rows, out, kernels);
                    });
 }
 
@@ -251,9 +268,10 @@ absl::StatusOr<Value> Native_rand_dirichlet__like(vm::NativeContext& ctx, const 
 
 absl::StatusOr<Value> Native_rand_generalized_normal(vm::NativeContext& ctx, const Value* args) {
   const double p = FloatArg(args[1]);
-  return DrawElements(ctx, args[0], args[2], [p](Key k, uint64_t start, uint64_t n, float* out) {
-    vm::random::GeneralizedNormal(k, p, start, n, out);
-  });
+  return DrawElements(ctx, args[0], args[2],
+                      [p](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
+                        vm::random::GeneralizedNormal(k, p, start, n, out, batch);
+                      });
 }
 
 absl::StatusOr<Value> Native_rand_generalized_normal_scalar(vm::NativeContext& ctx,
@@ -270,9 +288,10 @@ namespace {
 absl::StatusOr<Value> Ball(vm::NativeContext& ctx, Value state, int64_t d, double p, Value batch) {
   vm::Shape shape = vm::ShapeFromIntArray(batch);
   shape.push_back(d);
-  return DrawUnits(ctx, state, shape, d, [d, p](Key k, uint64_t start, uint64_t rows, float* out) {
-    vm::random::Ball(k, static_cast<uint64_t>(d), p, start, rows, out);
-  });
+  return DrawUnits(ctx, state, shape, d,
+                   [d, p](Key k, uint64_t start, uint64_t rows, float* out, const Batch& kernels) {
+                     vm::random::Ball(k, static_cast<uint64_t>(d), p, start, rows, out, kernels);
+                   });
 }
 
 }  // namespace

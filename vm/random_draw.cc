@@ -94,8 +94,8 @@ void FillDraw(TensorContext& cx, RandomKernel kind, const DrawArgs& args, void* 
 
 namespace {
 
-jit::RandomFn RandomOf(TensorContext& cx, RandomKernel kind) {
-  return cx.jit() != nullptr ? cx.jit()->Random(kind) : nullptr;
+jit::RandomFn RandomOf(jit::Jit* jit, RandomKernel kind) {
+  return jit != nullptr ? jit->Random(kind) : nullptr;
 }
 
 // Elements [start, start + n) of the draw `fn` makes with its defaults (a
@@ -109,12 +109,35 @@ void RunDefault(jit::RandomFn fn, RandomKernel kind, random::Key k, uint64_t sta
 
 }  // namespace
 
-JitDrawKernels::JitDrawKernels(TensorContext& cx)
-    : bits_(RandomOf(cx, RandomKernel::kBits)),
-      uniform_(RandomOf(cx, RandomKernel::kUniform)),
-      gumbel_(RandomOf(cx, RandomKernel::kGumbel)),
-      log_(cx.jit() != nullptr ? cx.jit()->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
-  if (cx.jit() != nullptr && (fast() || gumbel_ != nullptr)) timer_.emplace(*cx.jit());
+JitDrawKernels::JitDrawKernels(jit::Jit* jit)
+    : bits_(RandomOf(jit, RandomKernel::kBits)),
+      uniform_(RandomOf(jit, RandomKernel::kUniform)),
+      gumbel_(RandomOf(jit, RandomKernel::kGumbel)),
+      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
+  for (int what = 0; what < 3; ++what) {
+    keyed_[what] = jit != nullptr ? jit->Keyed(static_cast<jit::KeyedKernel>(what)) : nullptr;
+  }
+  if (jit != nullptr && (fast() || gumbel_ != nullptr)) timer_.emplace(*jit);
+}
+
+// The two enums name the same kernels in the same order.
+static_assert(
+    static_cast<int>(random::KeyedDraw::kWords) == static_cast<int>(jit::KeyedKernel::kWords) &&
+    static_cast<int>(random::KeyedDraw::kBits) == static_cast<int>(jit::KeyedKernel::kBits) &&
+    static_cast<int>(random::KeyedDraw::kNormal) == static_cast<int>(jit::KeyedKernel::kNormal));
+
+void JitDrawKernels::Keyed(random::KeyedDraw what, const random::KeyedInput& in, uint32_t* y0,
+                           uint32_t* y1, size_t n) const {
+  const jit::KeyedFn fn = keyed_[static_cast<int>(what)];
+  if (fn == nullptr) return DrawKernels::Keyed(what, in, y0, y1, n);
+  jit::KeyedParams p;
+  p.k0 = in.k0;
+  p.k1 = in.k1;
+  p.c0 = in.c0;
+  p.c1 = in.c1;
+  p.y0 = y0;
+  p.y1 = y1;
+  fn(&p, static_cast<int64_t>(n));
 }
 
 void JitDrawKernels::Bits(random::Key k, uint64_t start, uint64_t n, uint32_t* out) const {

@@ -48,16 +48,20 @@ void FillDraw(TensorContext& cx, jit::RandomKernel kind, const DrawArgs& args, v
 // call the kernels obtained here. Their time counts in `--stats`.
 class JitDrawKernels final : public random::DrawKernels {
  public:
-  explicit JitDrawKernels(TensorContext& cx);
+  explicit JitDrawKernels(TensorContext& cx) : JitDrawKernels(cx.jit()) {}
+  explicit JitDrawKernels(jit::Jit* jit);
 
   void Bits(random::Key k, uint64_t start, uint64_t n, uint32_t* out) const override;
   void Uniform(random::Key k, uint64_t start, uint64_t n, float* out) const override;
   void Gumbel(random::Key k, uint64_t start, uint64_t n, float* out) const override;
+  void Keyed(random::KeyedDraw what, const random::KeyedInput& in, uint32_t* y0, uint32_t* y1,
+             size_t n) const override;
   void Log(const float* in, float* out, size_t n) const override;
   bool fast() const override { return bits_ != nullptr && uniform_ != nullptr && log_ != nullptr; }
 
  private:
   jit::RandomFn bits_, uniform_, gumbel_;
+  jit::KeyedFn keyed_[3];  // by random::KeyedDraw
   jit::UnaryF32Fn log_;
   std::optional<jit::Jit::KernelTimer> timer_;
 };

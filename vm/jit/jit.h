@@ -97,6 +97,28 @@ struct RandomParams {
 // u is BitsToUnitFloat(bits): the top 23 bits as a mantissa in [1, 2), minus 1.
 using RandomFn = void (*)(const RandomParams* params, void* out, int64_t n);
 
+// Keyed random kernels (vm/jit/random.cc): Threefry-2x32/20 with a key and
+// a counter per element, for samplers whose every element hashes its own
+// chain of keys (JAX's _gamma_one splits each element's key several times a
+// draw). Element j hashes the counter (c0[j], c1[j]) under the key (k0[j],
+// k1[j]), as random::Threefry2x32, and the two output words become:
+enum class KeyedKernel : uint8_t {
+  kWords,   // y0[j], y1[j]: both words (with counter (0, i): random::SplitKey(key, i))
+  kBits,    // y0[j]: word0 ^ word1 (with counter (0, 0): element 0 of bits(key))
+  kNormal,  // y0[j] as f32: random::Normal's transform of those bits
+};
+// Each y may equal any input array exactly (every input vector is loaded
+// before the outputs at its index are stored); other overlaps are undefined.
+struct KeyedParams {
+  const uint32_t* k0 = nullptr;
+  const uint32_t* k1 = nullptr;
+  const uint32_t* c0 = nullptr;
+  const uint32_t* c1 = nullptr;
+  uint32_t* y0 = nullptr;
+  uint32_t* y1 = nullptr;  // kWords only
+};
+using KeyedFn = void (*)(const KeyedParams* params, int64_t n);
+
 // Aliasing: `out` may equal `a` or `b` (or `in`) exactly, as the reference
 // allows (every vector is loaded before the store at the same index); any
 // other overlap is undefined. n <= 0 writes nothing.
@@ -162,6 +184,8 @@ class Jit {
                  ThreadPool* pool = nullptr, Isa isa = Isa::kAuto);
   // The random kernel (see RandomKernel), or nullptr.
   RandomFn Random(RandomKernel kernel, Isa isa = Isa::kAuto);
+  // The keyed random kernel (see KeyedKernel), or nullptr.
+  KeyedFn Keyed(KeyedKernel kernel, Isa isa = Isa::kAuto);
 
   const JitStats& stats() const { return stats_; }
 

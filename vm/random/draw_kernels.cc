@@ -1,8 +1,11 @@
 #include "vm/random/draw_kernels.h"
 
+#include <cstring>
+
 #include "vm/kernels/math_f32.h"
 #include "vm/random/continuous.h"
 #include "vm/random/samplers.h"
+#include "vm/random/threefry.h"
 
 namespace alea::vm::random {
 
@@ -16,6 +19,27 @@ void DrawKernels::Uniform(Key k, uint64_t start, uint64_t n, float* out) const {
 
 void DrawKernels::Gumbel(Key k, uint64_t start, uint64_t n, float* out) const {
   random::Gumbel(k, start, n, out);
+}
+
+void DrawKernels::Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,
+                        size_t n) const {
+  for (size_t j = 0; j < n; ++j) {
+    const auto [w0, w1] = Threefry2x32(in.k0[j], in.k1[j], in.c0[j], in.c1[j]);
+    switch (what) {
+      case KeyedDraw::kWords:
+        y0[j] = w0;
+        y1[j] = w1;
+        break;
+      case KeyedDraw::kBits:
+        y0[j] = w0 ^ w1;
+        break;
+      case KeyedDraw::kNormal: {
+        const float x = NormalOfBits(w0 ^ w1);
+        std::memcpy(y0 + j, &x, sizeof x);
+        break;
+      }
+    }
+  }
 }
 
 void DrawKernels::Log(const float* in, float* out, size_t n) const { kernels::LogF32(in, out, n); }

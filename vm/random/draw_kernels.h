@@ -14,6 +14,22 @@
 
 namespace alea::vm::random {
 
+// Threefry with a key and a counter per element: element j hashes the
+// counter (c0[j], c1[j]) under the key (k0[j], k1[j]).
+struct KeyedInput {
+  const uint32_t* k0;
+  const uint32_t* k1;
+  const uint32_t* c0;
+  const uint32_t* c1;
+};
+// What becomes of the two output words (vm/jit/jit.h's KeyedKernel, in the
+// same order).
+enum class KeyedDraw : uint8_t {
+  kWords,   // y0[j], y1[j]: both words (with counter (0, i): SplitKey(key, i))
+  kBits,    // y0[j]: word0 ^ word1 (with counter (0, 0): element 0 of bits(key))
+  kNormal,  // y0[j] as f32: Normal's transform of those bits
+};
+
 class DrawKernels {
  public:
   virtual ~DrawKernels() = default;
@@ -22,6 +38,10 @@ class DrawKernels {
   virtual void Uniform(Key k, uint64_t start, uint64_t n, float* out) const;
   // out[j] = element start + j of gumbel(k) (continuous.h's Gumbel).
   virtual void Gumbel(Key k, uint64_t start, uint64_t n, float* out) const;
+  // n keyed hashes (KeyedInput, KeyedDraw); y0 (as f32 for kNormal) and y1
+  // (kWords only) may be any of the input arrays.
+  virtual void Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,
+                     size_t n) const;
   // out[j] = LogF32(in[j]); in and out may be the same array.
   virtual void Log(const float* in, float* out, size_t n) const;
   // Whether a run costs about a nanosecond an element (SIMD kernels), so

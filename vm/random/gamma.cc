@@ -85,21 +85,23 @@ double GammaOneF64(Key k, double alpha, bool log_space) {
   return GammaOne<gamma_internal::F64Math, F64Draws>(k, alpha, log_space);
 }
 
-void Gamma(Key k, double a, uint64_t start, uint64_t count, float* out) {
+void Gamma(Key k, double a, uint64_t start, uint64_t count, float* out, const DrawKernels& batch) {
   const float alpha = static_cast<float>(a);
-  GammaOneRangeF32(k, start, count, &alpha, 0, false, out);
+  GammaOneRangeF32(k, start, count, &alpha, 0, false, out, batch);
 }
 
-void GammaEach(Key k, const float* a, uint64_t start, uint64_t count, float* out) {
-  GammaOneRangeF32(k, start, count, a, 1, false, out);
+void GammaEach(Key k, const float* a, uint64_t start, uint64_t count, float* out,
+               const DrawKernels& batch) {
+  GammaOneRangeF32(k, start, count, a, 1, false, out, batch);
 }
 
 // A 0-d draw splits its key into one: element 0's key.
 double GammaScalar(Key k, double a) { return GammaOneF64(SplitKey(k, 0), a, false); }
 
-void LogGamma(Key k, double a, uint64_t start, uint64_t count, float* out) {
+void LogGamma(Key k, double a, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch) {
   const float alpha = static_cast<float>(a);
-  GammaOneRangeF32(k, start, count, &alpha, 0, true, out);
+  GammaOneRangeF32(k, start, count, &alpha, 0, true, out, batch);
 }
 
 double LogGammaScalar(Key k, double a) { return GammaOneF64(SplitKey(k, 0), a, true); }
@@ -111,21 +113,24 @@ namespace {
 constexpr uint64_t kChunk = 256;
 
 // chisquare's 2 * exp(loggamma(df / 2)), df rounded to f32 first.
-void ChiSquareF32(Key k, float df, uint64_t start, uint64_t count, float* out) {
+void ChiSquareF32(Key k, float df, uint64_t start, uint64_t count, float* out,
+                  const DrawKernels& batch) {
   const float half_df = df / 2.0f;
-  GammaOneRangeF32(k, start, count, &half_df, 0, true, out);
+  GammaOneRangeF32(k, start, count, &half_df, 0, true, out, batch);
   for (uint64_t j = 0; j < count; ++j) out[j] = kernels::ExpF32(out[j]) * 2.0f;
 }
 
 }  // namespace
 
-void ChiSquare(Key k, double df, uint64_t start, uint64_t count, float* out) {
-  ChiSquareF32(k, static_cast<float>(df), start, count, out);
+void ChiSquare(Key k, double df, uint64_t start, uint64_t count, float* out,
+               const DrawKernels& batch) {
+  ChiSquareF32(k, static_cast<float>(df), start, count, out, batch);
 }
 
 double ChiSquareScalar(Key k, double df) { return std::exp(LogGammaScalar(k, df / 2.0)) * 2.0; }
 
-void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, float* out) {
+void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, float* out,
+           const DrawKernels& batch) {
   const float num_df = static_cast<float>(dfnum);
   const float den_df = static_cast<float>(dfden);
   const Key key_dfd = SplitKey(k, 0);
@@ -134,8 +139,8 @@ void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, fl
   for (uint64_t done = 0; done < count; done += kChunk) {
     const uint64_t n = std::min(kChunk, count - done);
     float* num = out + done;
-    ChiSquareF32(key_dfn, num_df, start + done, n, num);
-    ChiSquareF32(key_dfd, den_df, start + done, n, den);
+    ChiSquareF32(key_dfn, num_df, start + done, n, num, batch);
+    ChiSquareF32(key_dfd, den_df, start + done, n, den, batch);
     for (uint64_t j = 0; j < n; ++j) num[j] = (num[j] / num_df) / (den[j] / den_df);
   }
 }
@@ -146,7 +151,8 @@ double FDistScalar(Key k, double dfnum, double dfden) {
   return num / den;
 }
 
-void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out) {
+void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch) {
   const float half_df = static_cast<float>(df) / 2.0f;
   const Key key_n = SplitKey(k, 0);
   const Key key_g = SplitKey(k, 1);
@@ -154,7 +160,7 @@ void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out) {
   float g[kChunk];
   for (uint64_t done = 0; done < count; done += kChunk) {
     const uint64_t n = std::min(kChunk, count - done);
-    GammaOneRangeF32(key_g, start + done, n, &half_df, 0, false, g);
+    GammaOneRangeF32(key_g, start + done, n, &half_df, 0, false, g, batch);
     for (uint64_t j = 0; j < n; ++j) out[done + j] = out[done + j] * std::sqrt(half_df / g[j]);
   }
 }

@@ -12,13 +12,15 @@
 // element depends only on (k, i): the draws are partitionable.
 //
 // Every function takes the counter-0 key it acts on (EffectiveKey(state)).
-// Scalar parameters of tensor forms arrive as double, as a Python float
-// would, and are rounded to f32 where JAX converts them.
+// Tensor forms hash with `batch` (DrawKernels: the JIT's keyed Threefry, or
+// the reference's), the same bits either way. Scalar parameters of tensor forms arrive as double,
+// as a Python float would, and are rounded to f32 where JAX converts them.
 #ifndef ALEA_VM_RANDOM_GAMMA_H_
 #define ALEA_VM_RANDOM_GAMMA_H_
 
 #include <cstdint>
 
+#include "vm/random/draw_kernels.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random {
@@ -31,36 +33,44 @@ float GammaOneF32(Key k, float alpha, bool log_space);
 double GammaOneF64(Key k, double alpha, bool log_space);
 
 // gamma(k, a, shape): element i is GammaOneF32(SplitKey(k, i), f32(a)).
-void Gamma(Key k, double a, uint64_t start, uint64_t count, float* out);
+void Gamma(Key k, double a, uint64_t start, uint64_t count, float* out,
+           const DrawKernels& batch = ReferenceKernels());
 // gamma(k, a) with a tensor `a`: a[j] is element start + j's parameter.
-void GammaEach(Key k, const float* a, uint64_t start, uint64_t count, float* out);
+void GammaEach(Key k, const float* a, uint64_t start, uint64_t count, float* out,
+               const DrawKernels& batch = ReferenceKernels());
 double GammaScalar(Key k, double a);
 
 // loggamma: as gamma with log_space (JAX's log-space boost), the log of a
 // Gamma(a, 1) draw, accurate where the draw itself underflows.
-void LogGamma(Key k, double a, uint64_t start, uint64_t count, float* out);
+void LogGamma(Key k, double a, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch = ReferenceKernels());
 double LogGammaScalar(Key k, double a);
 
 // chisquare: 2 * exp(loggamma(k, df / 2)), df rounded to f32 first.
-void ChiSquare(Key k, double df, uint64_t start, uint64_t count, float* out);
+void ChiSquare(Key k, double df, uint64_t start, uint64_t count, float* out,
+               const DrawKernels& batch = ReferenceKernels());
 double ChiSquareScalar(Key k, double df);
 
 // f: (chisquare(k1, dfnum) / dfnum) / (chisquare(k0, dfden) / dfden), (k0,
 // k1) = split(k) (JAX names them key_dfd, key_dfn).
-void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, float* out);
+void FDist(Key k, double dfnum, double dfden, uint64_t start, uint64_t count, float* out,
+           const DrawKernels& batch = ReferenceKernels());
 double FDistScalar(Key k, double dfnum, double dfden);
 
 // t: n * sqrt((df / 2) / g), n = normal(k0), g = gamma(k1, df / 2), (k0, k1)
 // = split(k).
-void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out);
+void StudentT(Key k, double df, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch = ReferenceKernels());
 double StudentTScalar(Key k, double df);
 
 // beta: ga / (ga + gb) from la = loggamma(k0, a) and lb = loggamma(k1, b),
 // (k0, k1) = split(k), as ga = exp(la - m), gb = exp(lb - m), m = max(la, lb),
 // so that neither underflows alone.
-void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out);
+void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out,
+          const DrawKernels& batch = ReferenceKernels());
 // beta with per-element parameters: a[j] and b[j] are element start + j's.
-void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t count, float* out);
+void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch = ReferenceKernels());
 double BetaScalar(Key k, double a, double b);
 
 // dirichlet over rows of n: element (r, j) draws l = loggamma(SplitKey(k, r *
@@ -69,18 +79,20 @@ double BetaScalar(Key k, double a, double b);
 // + j]: a batch of alpha_rows parameter vectors repeated over the rows (1
 // for one vector). out holds rows [start_row, start_row + rows).
 void Dirichlet(Key k, const float* alpha, uint64_t alpha_rows, uint64_t n, uint64_t start_row,
-               uint64_t rows, float* out);
+               uint64_t rows, float* out, const DrawKernels& batch = ReferenceKernels());
 
 // generalized_normal: r * g^(1/p), g = gamma(k0, 1/p), r = +-1 with
 // bernoulli(k1, 0.5) (JAX's rademacher), (k0, k1) = split(k); 1/p is computed
 // in double and rounded once, as JAX's Python float.
-void GeneralizedNormal(Key k, double p, uint64_t start, uint64_t count, float* out);
+void GeneralizedNormal(Key k, double p, uint64_t start, uint64_t count, float* out,
+                       const DrawKernels& batch = ReferenceKernels());
 double GeneralizedNormalScalar(Key k, double p);
 
 // ball over rows of d: g = generalized_normal(k0, p) over the [rows, d] draw,
 // e = exponential(k1) over the rows, (k0, k1) = split(k); row r is g / (sum
 // |g|^p + e)^(1/p). out holds rows [start_row, start_row + rows).
-void Ball(Key k, uint64_t d, double p, uint64_t start_row, uint64_t rows, float* out);
+void Ball(Key k, uint64_t d, double p, uint64_t start_row, uint64_t rows, float* out,
+          const DrawKernels& batch = ReferenceKernels());
 
 }  // namespace alea::vm::random
 

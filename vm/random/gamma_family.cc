@@ -54,7 +54,8 @@ constexpr uint64_t kChunk = 256;
 
 }  // namespace
 
-void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out) {
+void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out,
+          const DrawKernels& batch) {
   const float fa = static_cast<float>(a);
   const float fb = static_cast<float>(b);
   const Key key_a = SplitKey(k, 0);
@@ -63,21 +64,22 @@ void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out)
   for (uint64_t done = 0; done < count; done += kChunk) {
     const uint64_t n = std::min(kChunk, count - done);
     float* la = out + done;
-    GammaOneRangeF32(key_a, start + done, n, &fa, 0, true, la);
-    GammaOneRangeF32(key_b, start + done, n, &fb, 0, true, lb);
+    GammaOneRangeF32(key_a, start + done, n, &fa, 0, true, la, batch);
+    GammaOneRangeF32(key_b, start + done, n, &fb, 0, true, lb, batch);
     for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
   }
 }
 
-void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t count, float* out) {
+void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch) {
   const Key key_a = SplitKey(k, 0);
   const Key key_b = SplitKey(k, 1);
   float lb[kChunk];
   for (uint64_t done = 0; done < count; done += kChunk) {
     const uint64_t n = std::min(kChunk, count - done);
     float* la = out + done;
-    GammaOneRangeF32(key_a, start + done, n, a + done, 1, true, la);
-    GammaOneRangeF32(key_b, start + done, n, b + done, 1, true, lb);
+    GammaOneRangeF32(key_a, start + done, n, a + done, 1, true, la, batch);
+    GammaOneRangeF32(key_b, start + done, n, b + done, 1, true, lb, batch);
     for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
   }
 }
@@ -92,7 +94,7 @@ double BetaScalar(Key k, double a, double b) {
 }
 
 void Dirichlet(Key k, const float* alpha, uint64_t alpha_rows, uint64_t n, uint64_t start_row,
-               uint64_t rows, float* out) {
+               uint64_t rows, float* out, const DrawKernels& batch) {
   if (n == 0) return;
   // The log-gamma draws of as many whole rows as fit a chunk (at least one),
   // each element with its alpha.
@@ -105,7 +107,8 @@ void Dirichlet(Key k, const float* alpha, uint64_t alpha_rows, uint64_t n, uint6
       std::copy(a, a + n, element_alpha.begin() + static_cast<int64_t>(r * n));
     }
     float* x = out + done * n;
-    GammaOneRangeF32(k, (start_row + done) * n, chunk_rows * n, element_alpha.data(), 1, true, x);
+    GammaOneRangeF32(k, (start_row + done) * n, chunk_rows * n, element_alpha.data(), 1, true, x,
+                     batch);
     for (uint64_t r = 0; r < chunk_rows; ++r, x += n) {
       // JAX's _softmax: jnp.max (from -inf, NaN-propagating), then exp(x -
       // max) over its sum.
@@ -121,11 +124,12 @@ void Dirichlet(Key k, const float* alpha, uint64_t alpha_rows, uint64_t n, uint6
   }
 }
 
-void GeneralizedNormal(Key k, double p, uint64_t start, uint64_t count, float* out) {
+void GeneralizedNormal(Key k, double p, uint64_t start, uint64_t count, float* out,
+                       const DrawKernels& batch) {
   const float inv_p = static_cast<float>(1.0 / p);
   const Key key_g = SplitKey(k, 0);
   const Key key_r = SplitKey(k, 1);
-  GammaOneRangeF32(key_g, start, count, &inv_p, 0, false, out);
+  GammaOneRangeF32(key_g, start, count, &inv_p, 0, false, out, batch);
   float u[kChunk];
   for (uint64_t done = 0; done < count; done += kChunk) {
     const uint64_t n = std::min(kChunk, count - done);
@@ -146,12 +150,13 @@ double GeneralizedNormalScalar(Key k, double p) {
   return r * PowOfConstant(g, inv_p);
 }
 
-void Ball(Key k, uint64_t d, double p, uint64_t start_row, uint64_t rows, float* out) {
+void Ball(Key k, uint64_t d, double p, uint64_t start_row, uint64_t rows, float* out,
+          const DrawKernels& batch) {
   const float pf = static_cast<float>(p);
   const float inv_p = static_cast<float>(1.0 / p);
   const Key key_g = SplitKey(k, 0);
   const Key key_e = SplitKey(k, 1);
-  GeneralizedNormal(key_g, p, start_row * d, rows * d, out);
+  GeneralizedNormal(key_g, p, start_row * d, rows * d, out, batch);
   float e[kChunk];
   for (uint64_t done = 0; done < rows; done += kChunk) {
     const uint64_t n = std::min(kChunk, rows - done);

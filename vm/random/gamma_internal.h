@@ -1,6 +1,6 @@
-// What gamma.cc, gamma_family.cc and gamma_lanes.cc share: the arithmetic of
-// JAX's _gamma_one, written once so that the one-element loop and the 8-lane
-// first round give the same bits, and the fast range form of GammaOneF32.
+// What gamma.cc, gamma_family.cc and gamma_batch.cc share: the arithmetic of
+// JAX's _gamma_one, written once so that the one-element loop and the batched
+// rounds give the same bits, and the fast range form of GammaOneF32.
 #ifndef ALEA_VM_RANDOM_GAMMA_INTERNAL_H_
 #define ALEA_VM_RANDOM_GAMMA_INTERNAL_H_
 
@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "vm/kernels/math_f32.h"
+#include "vm/random/draw_kernels.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random::gamma_internal {
@@ -33,6 +34,17 @@ struct F64Math {
   static double Pow(double x, double y) { return std::pow(x, y); }
 };
 
+// The two tests of JAX's _cond_fn apart, for callers that take the logs in
+// batches: the squeeze accepts, and otherwise the log test may.
+template <typename M, typename T = typename M::T>
+bool Squeezed(T X, T U) {
+  return !(U >= T(1) - M::kSqueeze * (X * X));
+}
+template <typename M, typename T = typename M::T>
+bool LogTestRejects(T d, T X, T V, T log_U, T log_V) {
+  return log_U >= X * T(0.5) + d * ((T(1) - V) + log_V);
+}
+
 // _gamma_one for one alpha, operation for operation (each rounded to T, no
 // FMA): the boosted alpha's d and c, the loop's test, and the result from
 // the accepted V.
@@ -53,8 +65,8 @@ struct GammaSteps {
   // JAX computes both; the second, with its two logs, only matters when the
   // first holds.
   bool Reject(T X, T V, T U) const {
-    if (!(U >= T(1) - M::kSqueeze * (X * X))) return false;
-    return M::Log(U) >= X * T(0.5) + d * ((T(1) - V) + M::Log(V));
+    if (Squeezed<M>(X, U)) return false;
+    return LogTestRejects<M>(d, X, V, M::Log(U), M::Log(V));
   }
 
   // The draw from the accepted V. subkey_uniform() is uniform(subkey), drawn
@@ -85,10 +97,10 @@ struct GammaSteps {
 
 // out[j] = GammaOneF32(SplitKey(k, start + j), alpha[j * alpha_stride],
 // log_space) for j < count: the same bits, with every element's first round
-// hashed 8 elements at a time (the loop takes over for elements that need
+// hashed in blocks by `batch` (the loop takes over for elements that need
 // more). alpha_stride 0 gives every element alpha[0].
 void GammaOneRangeF32(Key k, uint64_t start, uint64_t count, const float* alpha,
-                      uint64_t alpha_stride, bool log_space, float* out);
+                      uint64_t alpha_stride, bool log_space, float* out, const DrawKernels& batch);
 
 }  // namespace alea::vm::random::gamma_internal
 

@@ -35,11 +35,6 @@ void Bits(Key k, uint64_t start, uint64_t count, uint32_t* out) {
   for (uint64_t j = 0; j < count; ++j) out[j] = BitsAt(k, start + j);
 }
 
-float BitsToUnitFloat(uint32_t bits) {
-  // 0x3f800000 is 1.0f: the exponent of [1, 2), the top 23 random bits below it.
-  return std::bit_cast<float>((bits >> 9) | 0x3f800000u) - 1.0f;
-}
-
 void Uniform(Key k, uint64_t start, uint64_t count, float lo, float hi, float* out) {
   const float scale = hi - lo;
   for (uint64_t j = 0; j < count; ++j) {
@@ -131,12 +126,18 @@ void Permutation(Key k, uint64_t n, int32_t* out) {
   for (uint64_t i = 0; i < n; ++i) out[i] = rows[i].second;
 }
 
-void Normal(Key k, uint64_t start, uint64_t count, float* out) {
+float NormalOfBits(uint32_t bits) {
   // JAX: lo = nextafter(-1, 0) keeps erfinv finite; sqrt(2) rounded to f32.
+  // Uniform(lo, 1)'s two roundings, then the transform.
   constexpr float kLo = -0x1.fffffep-1f;
   constexpr float kSqrt2 = 0x1.6a09e6p+0f;
-  Uniform(k, start, count, kLo, 1.0f, out);
-  for (uint64_t j = 0; j < count; ++j) out[j] = kSqrt2 * kernels::ErfinvF32(out[j]);
+  constexpr float kScale = 1.0f - kLo;
+  const float scaled = BitsToUnitFloat(bits) * kScale;
+  return kSqrt2 * kernels::ErfinvF32(MaxF32(kLo, scaled + kLo));
+}
+
+void Normal(Key k, uint64_t start, uint64_t count, float* out) {
+  for (uint64_t j = 0; j < count; ++j) out[j] = NormalOfBits(BitsAt(k, start + j));
 }
 
 void Exponential(Key k, uint64_t start, uint64_t count, float* out) {

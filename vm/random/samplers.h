@@ -10,6 +10,7 @@
 #ifndef ALEA_VM_RANDOM_SAMPLERS_H_
 #define ALEA_VM_RANDOM_SAMPLERS_H_
 
+#include <bit>
 #include <cstdint>
 
 #include "vm/random/draw_kernels.h"
@@ -23,7 +24,12 @@ void Bits(Key k, uint64_t start, uint64_t count, uint32_t* out);
 
 // The f32 in [0, 1) that JAX makes of 32 random bits: the top 23 bits as the
 // mantissa of a float in [1, 2), minus 1 (exact).
-float BitsToUnitFloat(uint32_t bits);
+inline float BitsToUnitFloat(uint32_t bits) {
+  // 0x3f800000 is 1.0f: the exponent of [1, 2), the top 23 random bits below it.
+  return std::bit_cast<float>((bits >> 9) | 0x3f800000u) - 1.0f;
+}
+// normal's value of one element's bits (see Normal below).
+float NormalOfBits(uint32_t bits);
 
 // uniform: max(lo, u * (hi - lo) + lo) in f32, each operation rounded (no
 // FMA), u from Bits. As XLA's max, a NaN operand gives NaN.

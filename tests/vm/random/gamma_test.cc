@@ -27,8 +27,10 @@
 #include <vector>
 
 #include "tests/vm/random/vectors.h"
+#include "vm/jit/jit.h"
 #include "vm/random/gamma_internal.h"
 #include "vm/random/keys.h"
+#include "vm/random_draw.h"
 
 namespace alea::vm::random {
 namespace {
@@ -249,11 +251,23 @@ TEST(GammaFamily, EachElementDrawsWithItsOwnParameter) {
   }
 }
 
-// The range forms hash 8 elements' first rounds at once (gamma_lanes.cc) and
-// hand elements that need more to the one-element loop: every element must
-// be the loop's own draw, whatever its alpha (mixed within a block of 8,
-// boosted or not, invalid, with rejections and v <= 0 retries among them).
+// The range forms hash every element's first round in blocks (gamma_batch.cc)
+// and hand elements that need more to the one-element loop: every element
+// must be the loop's own draw, whatever its alpha (mixed within a block,
+// boosted or not, invalid, with rejections and v <= 0 retries among them),
+// on the reference's hashes and on the JIT's keyed kernels alike.
+void ExpectRangeFormsEqualTheLoop(const DrawKernels& batch);
+
 TEST(GammaFamily, RangeFormsEqualTheOneElementLoop) {
+  jit::Jit jit;
+  const JitDrawKernels jitted(&jit);
+  for (const DrawKernels* batch : {&ReferenceKernels(), static_cast<const DrawKernels*>(&jitted)}) {
+    SCOPED_TRACE(batch == &jitted ? "JIT kernels" : "reference kernels");
+    ExpectRangeFormsEqualTheLoop(*batch);
+  }
+}
+
+void ExpectRangeFormsEqualTheLoop(const DrawKernels& batch) {
   const Key k = KeyFromSeed(21).key;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
@@ -264,7 +278,8 @@ TEST(GammaFamily, RangeFormsEqualTheOneElementLoop) {
   for (uint64_t j = 0; j < kCount; ++j) alpha[j] = pool[(j * 7 + j / 13) % pool.size()];
   int differ = 0;
   for (bool log_space : {false, true}) {
-    gamma_internal::GammaOneRangeF32(k, kStart, kCount, alpha.data(), 1, log_space, got.data());
+    gamma_internal::GammaOneRangeF32(k, kStart, kCount, alpha.data(), 1, log_space, got.data(),
+                                     batch);
     for (uint64_t j = 0; j < kCount; ++j) {
       const float want = GammaOneF32(SplitKey(k, kStart + j), alpha[j], log_space);
       differ += std::bit_cast<uint32_t>(got[j]) != std::bit_cast<uint32_t>(want);
@@ -274,7 +289,7 @@ TEST(GammaFamily, RangeFormsEqualTheOneElementLoop) {
   // And a scalar alpha over a whole range, where rejections happen too.
   for (float a : {0.3f, 2.0f}) {
     std::vector<float> range(kCount);
-    LogGamma(k, a, 0, kCount, range.data());
+    LogGamma(k, a, 0, kCount, range.data(), batch);
     for (uint64_t j = 0; j < kCount; ++j) {
       ASSERT_EQ(std::bit_cast<uint32_t>(range[j]),
                 std::bit_cast<uint32_t>(GammaOneF32(SplitKey(k, j), a, true)))
