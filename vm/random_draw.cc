@@ -113,7 +113,8 @@ JitDrawKernels::JitDrawKernels(jit::Jit* jit)
     : bits_(RandomOf(jit, RandomKernel::kBits)),
       uniform_(RandomOf(jit, RandomKernel::kUniform)),
       gumbel_(RandomOf(jit, RandomKernel::kGumbel)),
-      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
+      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr),
+      exp_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kExp) : nullptr) {
   for (int what = 0; what < 3; ++what) {
     keyed_[what] = jit != nullptr ? jit->Keyed(static_cast<jit::KeyedKernel>(what)) : nullptr;
   }
@@ -158,6 +159,11 @@ void JitDrawKernels::Gumbel(random::Key k, uint64_t start, uint64_t n, float* ou
 void JitDrawKernels::Log(const float* in, float* out, size_t n) const {
   if (log_ == nullptr) return DrawKernels::Log(in, out, n);
   log_(in, out, static_cast<int64_t>(n));
+}
+
+void JitDrawKernels::Exp(const float* in, float* out, size_t n) const {
+  if (exp_ == nullptr) return DrawKernels::Exp(in, out, n);
+  exp_(in, out, static_cast<int64_t>(n));
 }
 
 }  // namespace alea::vm

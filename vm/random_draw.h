@@ -57,12 +57,13 @@ class JitDrawKernels final : public random::DrawKernels {
   void Keyed(random::KeyedDraw what, const random::KeyedInput& in, uint32_t* y0, uint32_t* y1,
              size_t n) const override;
   void Log(const float* in, float* out, size_t n) const override;
+  void Exp(const float* in, float* out, size_t n) const override;
   bool fast() const override { return bits_ != nullptr && uniform_ != nullptr && log_ != nullptr; }
 
  private:
   jit::RandomFn bits_, uniform_, gumbel_;
   jit::KeyedFn keyed_[3];  // by random::KeyedDraw
-  jit::UnaryF32Fn log_;
+  jit::UnaryF32Fn log_, exp_;
   std::optional<jit::Jit::KernelTimer> timer_;
 };
 

@@ -76,16 +76,15 @@ struct Arith<double> {
 // that the hashes and logs of a round run as batches. An element is live
 // while its running sum of logs is > -lam; each round it is live it counts
 // one and adds the log of its next uniform (JAX's _poisson_knuth, whose
-// counter ends one above the result). While at least a sixteenth of the block
-// is live, fast batch kernels draw the round's uniforms for all of it;
-// after that, the live elements hash their own counters.
+// counter ends one above the result). Each round hashes the live elements'
+// own counters under the round's key as one keyed batch.
 void PoissonKnuth(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
                   const DrawKernels& batch) {
   constexpr size_t kBlock = 512;
   RoundKeys keys(k, 2, 0);
   const float threshold = -lam;
-  uint32_t live[kBlock], x0[kBlock], x1[kBlock], y0[kBlock], y1[kBlock];
-  float log_prod[kBlock], u[kBlock], block_u[kBlock];
+  uint32_t live[kBlock], x0[kBlock], x1[kBlock], k0[kBlock], k1[kBlock], bits[kBlock];
+  float log_prod[kBlock], u[kBlock];
   int32_t rounds[kBlock];
   for (uint64_t base = 0; base < count; base += kBlock) {
     const size_t m = static_cast<size_t>(std::min<uint64_t>(kBlock, count - base));
@@ -97,18 +96,15 @@ void PoissonKnuth(Key k, float lam, uint64_t start, uint64_t count, int32_t* out
     size_t n_live = 0.0f > threshold ? m : 0;
     for (size_t r = 0; n_live > 0; ++r) {
       const Key sub = keys.Round(r)[0];
-      if (batch.fast() && n_live * 16 >= m) {
-        batch.Uniform(sub, start + base, m, block_u);
-        for (size_t t = 0; t < n_live; ++t) u[t] = block_u[live[t]];
-      } else {
-        for (size_t t = 0; t < n_live; ++t) {
-          const uint64_t i = start + base + live[t];
-          x0[t] = static_cast<uint32_t>(i >> 32);
-          x1[t] = static_cast<uint32_t>(i);
-        }
-        Threefry2x32Block(sub.k0, sub.k1, x0, x1, y0, y1, n_live);
-        for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(y0[t] ^ y1[t]);
+      for (size_t t = 0; t < n_live; ++t) {
+        const uint64_t i = start + base + live[t];
+        k0[t] = sub.k0;
+        k1[t] = sub.k1;
+        x0[t] = static_cast<uint32_t>(i >> 32);
+        x1[t] = static_cast<uint32_t>(i);
       }
+      batch.Keyed(KeyedDraw::kBits, {k0, k1, x0, x1}, bits, nullptr, n_live);
+      for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(bits[t]);
       batch.Log(u, u, n_live);
       size_t kept = 0;
       for (size_t t = 0; t < n_live; ++t) {

@@ -44,6 +44,10 @@ void DrawKernels::Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint
 
 void DrawKernels::Log(const float* in, float* out, size_t n) const { kernels::LogF32(in, out, n); }
 
+void DrawKernels::Exp(const float* in, float* out, size_t n) const {
+  for (size_t j = 0; j < n; ++j) out[j] = kernels::ExpF32(in[j]);
+}
+
 const DrawKernels& ReferenceKernels() {
   static const DrawKernels kernels;
   return kernels;

@@ -42,8 +42,9 @@ class DrawKernels {
   // (kWords only) may be any of the input arrays.
   virtual void Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,
                      size_t n) const;
-  // out[j] = LogF32(in[j]); in and out may be the same array.
+  // out[j] = LogF32(in[j]), ExpF32(in[j]); in and out may be the same array.
   virtual void Log(const float* in, float* out, size_t n) const;
+  virtual void Exp(const float* in, float* out, size_t n) const;
   // Whether a run costs about a nanosecond an element (SIMD kernels), so
   // that drawing a whole block beats hashing the few of its elements that
   // still need a number.

@@ -39,13 +39,18 @@ double PowOfConstant(double x, double y) {
   return std::pow(x, y);
 }
 
-// JAX's beta from the two log-gamma draws: scaled by the larger, so that a
-// ratio of two underflowing gammas stays finite.
-float BetaOfLogs(float la, float lb) {
-  const float m = MaxF32(la, lb);
-  const float ga = kernels::ExpF32(la - m);
-  const float gb = kernels::ExpF32(lb - m);
-  return ga / (ga + gb);
+// JAX's beta from the two log-gamma draws, in place of la: scaled by the
+// larger, so that a ratio of two underflowing gammas stays finite. The exps
+// run as batches; lb is overwritten.
+void BetaOfLogs(float* la, float* lb, uint64_t n, const DrawKernels& batch) {
+  for (uint64_t j = 0; j < n; ++j) {
+    const float m = MaxF32(la[j], lb[j]);
+    la[j] = la[j] - m;
+    lb[j] = lb[j] - m;
+  }
+  batch.Exp(la, la, n);
+  batch.Exp(lb, lb, n);
+  for (uint64_t j = 0; j < n; ++j) la[j] = la[j] / (la[j] + lb[j]);
 }
 
 // Draws that combine gamma draws with others make those in a scratch buffer
@@ -66,7 +71,7 @@ void Beta(Key k, double a, double b, uint64_t start, uint64_t count, float* out,
     float* la = out + done;
     GammaOneRangeF32(key_a, start + done, n, &fa, 0, true, la, batch);
     GammaOneRangeF32(key_b, start + done, n, &fb, 0, true, lb, batch);
-    for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
+    BetaOfLogs(la, lb, n, batch);
   }
 }
 
@@ -80,7 +85,7 @@ void BetaEach(Key k, const float* a, const float* b, uint64_t start, uint64_t co
     float* la = out + done;
     GammaOneRangeF32(key_a, start + done, n, a + done, 1, true, la, batch);
     GammaOneRangeF32(key_b, start + done, n, b + done, 1, true, lb, batch);
-    for (uint64_t j = 0; j < n; ++j) la[j] = BetaOfLogs(la[j], lb[j]);
+    BetaOfLogs(la, lb, n, batch);
   }
 }
 
