@@ -9,8 +9,10 @@
 #define ALEA_STDLIB_RANDOM_ARGS_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "vm/native.h"
 #include "vm/random/keys.h"
 #include "vm/random_draw.h"
@@ -40,6 +42,20 @@ absl::StatusOr<vm::Value> DrawTensor(vm::NativeContext& ctx, vm::Value state, vm
                });
   ctx.ConsumeState(state);
   return vm::FromObject(out);
+}
+
+// The elements of `t` as read at every element of `shape` (NumPy's
+// broadcast; the shapes are known to agree), or t's own when the shapes are
+// equal: `storage` keeps an expanded copy alive.
+inline const float* Expanded(const vm::Object* t, absl::Span<const int64_t> shape,
+                             std::vector<float>& storage) {
+  const float* x = vm::ElementsOf<float>(t);
+  if (vm::ShapeOf(t) == shape) return x;
+  const vm::Shape strides = vm::BroadcastStrides(vm::ShapeOf(t), shape.size());
+  const int64_t n = vm::ElementCount(vm::DType::kF32, shape);
+  storage.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) storage[i] = x[vm::OffsetOf(shape, strides, i)];
+  return storage.data();
 }
 
 // A scalar draw: draw(key) gives the result's Value (vm::FromFloat...).

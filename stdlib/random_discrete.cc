@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "stdlib/natives.h"
 #include "stdlib/random_args.h"
+#include "stdlib/random_checks.h"
 #include "stdlib/random_weights.h"
 #include "vm/print.h"
 #include "vm/random/discrete.h"
@@ -34,24 +35,40 @@ absl::Status ParameterError(vm::NativeContext& ctx, const char* name, const char
   return ctx.Fail(vm::RuntimeErrorId::kRandomParameter, name, param, vm::FormatFloat(value), rule);
 }
 
-// lam as JAX takes it (float32); a negative, NaN or infinite rate is an
-// error (JAX: -1 elements, or a loop that never ends).
+// lam as JAX takes it (float32), after the state's use-once check.
 absl::StatusOr<float> PoissonRate(vm::NativeContext& ctx, Value state, Value lam) {
   absl::StatusOr<vm::random::Key> key = ctx.StateKey(state);
   if (!key.ok()) return key.status();
   const double x = vm::AsFloat(lam);
-  if (!(x >= 0.0 && std::isfinite(x))) {
-    return ParameterError(ctx, "poisson", "lam", x,
-                          "the rate (the mean) must be finite and 0 or more");
-  }
+  if (absl::Status s = CheckPoissonRate(ctx, x); !s.ok()) return s;
   return static_cast<float>(x);
+}
+
+absl::Status BinomialParameters(vm::NativeContext& ctx, Value state, double n, double p) {
+  absl::StatusOr<vm::random::Key> key = ctx.StateKey(state);
+  if (!key.ok()) return key.status();
+  return CheckBinomial(ctx, n, p);
+}
+
+absl::Status GeometricParameter(vm::NativeContext& ctx, Value state, double p) {
+  absl::StatusOr<vm::random::Key> key = ctx.StateKey(state);
+  if (!key.ok()) return key.status();
+  return CheckGeometric(ctx, p);
+}
+
+}  // namespace
+
+// A negative, NaN or infinite rate: JAX gives -1 elements, or a loop that
+// never ends.
+absl::Status CheckPoissonRate(vm::NativeContext& ctx, double lam) {
+  if (lam >= 0.0 && std::isfinite(lam)) return absl::OkStatus();
+  return ParameterError(ctx, "poisson", "lam", lam,
+                        "the rate (the mean) must be finite and 0 or more");
 }
 
 // n >= 0 (+inf allowed: JAX gives +inf) and 0 <= p <= 1; JAX gives NaN
 // elements otherwise.
-absl::Status BinomialParameters(vm::NativeContext& ctx, Value state, double n, double p) {
-  absl::StatusOr<vm::random::Key> key = ctx.StateKey(state);
-  if (!key.ok()) return key.status();
+absl::Status CheckBinomial(vm::NativeContext& ctx, double n, double p) {
   if (!(n >= 0.0)) {
     return ParameterError(ctx, "binomial", "n", n, "the number of trials must be 0 or more");
   }
@@ -62,17 +79,11 @@ absl::Status BinomialParameters(vm::NativeContext& ctx, Value state, double n, d
 }
 
 // 0 < p <= 1: JAX gives garbage above 1 and a saturated count at 0.
-absl::Status GeometricParameter(vm::NativeContext& ctx, Value state, double p) {
-  absl::StatusOr<vm::random::Key> key = ctx.StateKey(state);
-  if (!key.ok()) return key.status();
-  if (!(p > 0.0 && p <= 1.0)) {
-    return ParameterError(ctx, "geometric", "p", p,
-                          "the probability of success is in (0, 1]: with 0 no trial succeeds");
-  }
-  return absl::OkStatus();
+absl::Status CheckGeometric(vm::NativeContext& ctx, double p) {
+  if (p > 0.0 && p <= 1.0) return absl::OkStatus();
+  return ParameterError(ctx, "geometric", "p", p,
+                        "the probability of success is in (0, 1]: with 0 no trial succeeds");
 }
-
-}  // namespace
 
 absl::StatusOr<Value> Native_rand_poisson(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<float> lam = PoissonRate(ctx, args[0], args[1]);

@@ -64,20 +64,6 @@ absl::StatusOr<Value> DrawElements(vm::NativeContext& ctx, Value state, Value sh
 
 double FloatArg(Value v) { return vm::AsFloat(v); }
 
-// The elements of `t` as read at every element of `shape` (NumPy's
-// broadcast; the shapes are known to agree), or t's own when the shapes are
-// equal: `storage` keeps an expanded copy alive.
-const float* Expanded(const vm::Object* t, absl::Span<const int64_t> shape,
-                      std::vector<float>& storage) {
-  const float* x = vm::ElementsOf<float>(t);
-  if (vm::ShapeOf(t) == shape) return x;
-  const vm::Shape strides = vm::BroadcastStrides(vm::ShapeOf(t), shape.size());
-  const int64_t n = vm::ElementCount(vm::DType::kF32, shape);
-  storage.resize(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) storage[i] = x[vm::OffsetOf(shape, strides, i)];
-  return storage.data();
-}
-
 }  // namespace
 
 // ---- gamma, loggamma ----
