@@ -110,10 +110,12 @@ absl::StatusOr<Value> Native_rand_binomial(vm::NativeContext& ctx, const Value* 
   if (absl::Status s = BinomialParameters(ctx, args[0], n, p); !s.ok()) return s;
   // As JAX converts them to the result's float32 (a valid double stays valid).
   const float n32 = static_cast<float>(n), p32 = static_cast<float>(p);
+  vm::TensorContext cx = ctx.tensors();
+  const vm::JitDrawKernels kernels(cx);
   return DrawTensor<float>(
       ctx, args[0], args[3], vm::DType::kF32, kBinomialNs,
-      [n32, p32](vm::random::Key k, uint64_t start, uint64_t count, float* out) {
-        vm::random::Binomial(k, n32, p32, start, count, out);
+      [n32, p32, &kernels](vm::random::Key k, uint64_t start, uint64_t count, float* out) {
+        vm::random::Binomial(k, n32, p32, start, count, out, kernels);
       });
 }
 

@@ -203,8 +203,8 @@ const Sampler kBinomial{
     2,
     {"n", "p"},
     vm::DType::kF32,
-    [](Key k, const float* p, uint64_t s, uint64_t n, void* o, const DrawKernels&) {
-      vm::random::Binomial(k, p[0], p[1], s, n, F(o));
+    [](Key k, const float* p, uint64_t s, uint64_t n, void* o, const DrawKernels& b) {
+      vm::random::Binomial(k, p[0], p[1], s, n, F(o), b);
     },
     [](vm::NativeContext& ctx, const float* p) { return CheckBinomial(ctx, p[0], p[1]); },
     150};

@@ -113,8 +113,13 @@ JitDrawKernels::JitDrawKernels(jit::Jit* jit)
     : bits_(RandomOf(jit, RandomKernel::kBits)),
       uniform_(RandomOf(jit, RandomKernel::kUniform)),
       gumbel_(RandomOf(jit, RandomKernel::kGumbel)),
-      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr),
-      exp_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kExp) : nullptr) {
+      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
+  if (jit != nullptr) {
+    for (kernels::UnaryOp op :
+         {kernels::UnaryOp::kLog, kernels::UnaryOp::kExp, kernels::UnaryOp::kLgamma}) {
+      unary_[static_cast<size_t>(op)] = jit->UnaryF32(op);
+    }
+  }
   for (int what = 0; what < 3; ++what) {
     keyed_[what] = jit != nullptr ? jit->Keyed(static_cast<jit::KeyedKernel>(what)) : nullptr;
   }
@@ -156,14 +161,10 @@ void JitDrawKernels::Gumbel(random::Key k, uint64_t start, uint64_t n, float* ou
   RunDefault(gumbel_, RandomKernel::kGumbel, k, start, n, out);
 }
 
-void JitDrawKernels::Log(const float* in, float* out, size_t n) const {
-  if (log_ == nullptr) return DrawKernels::Log(in, out, n);
-  log_(in, out, static_cast<int64_t>(n));
-}
-
-void JitDrawKernels::Exp(const float* in, float* out, size_t n) const {
-  if (exp_ == nullptr) return DrawKernels::Exp(in, out, n);
-  exp_(in, out, static_cast<int64_t>(n));
+void JitDrawKernels::Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const {
+  const jit::UnaryF32Fn fn = unary_[static_cast<size_t>(op)];
+  if (fn == nullptr) return DrawKernels::Unary(op, in, out, n);
+  fn(in, out, static_cast<int64_t>(n));
 }
 
 }  // namespace alea::vm

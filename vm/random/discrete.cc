@@ -258,6 +258,138 @@ T GeometricAt(Key k, T log1mp, uint64_t i) {
   return std::floor(Arith<T>::Log(u) / log1mp) + 1;
 }
 
+// The rounds of a rejection loop that draws two uniforms a round at the
+// element's counter (PTRS, BTRS), for a block of elements at once. Round r
+// gives the elements still in the loop their u (from the round's first key,
+// minus 0.5) and v (its second) as keyed batches, the same bits as Arith's.
+class TwoUniformRounds {
+ public:
+  static constexpr size_t kBlock = 256;
+
+  TwoUniformRounds(RoundKeys& keys, const DrawKernels& batch) : keys_(keys), batch_(batch) {}
+
+  // u[p] and v[p] of round r for elements start + idx[p], p < n.
+  void Draw(size_t r, uint64_t start, const uint32_t* idx, size_t n, float* u, float* v) {
+    const Key sub[2] = {keys_.Round(r)[0], keys_.Round(r)[1]};
+    for (size_t p = 0; p < n; ++p) {
+      const uint64_t i = start + idx[p];
+      hi_[p] = static_cast<uint32_t>(i >> 32);
+      lo_[p] = static_cast<uint32_t>(i);
+    }
+    for (int which = 0; which < 2; ++which) {
+      std::fill(k0_, k0_ + n, sub[which].k0);
+      std::fill(k1_, k1_ + n, sub[which].k1);
+      batch_.Keyed(KeyedDraw::kBits, {k0_, k1_, hi_, lo_}, bits_, nullptr, n);
+      float* out = which == 0 ? u : v;
+      const float shift = which == 0 ? 0.5f : 0.0f;
+      for (size_t p = 0; p < n; ++p) out[p] = BitsToUnitFloat(bits_[p]) - shift;
+    }
+  }
+
+ private:
+  RoundKeys& keys_;
+  const DrawKernels& batch_;
+  uint32_t k0_[kBlock], k1_[kBlock], hi_[kBlock], lo_[kBlock], bits_[kBlock];
+};
+
+// PoissonRejectionAt over a range: every round one batch of the elements
+// still in the loop, its logs and lgammas batched too.
+void PoissonRejection(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
+                      const DrawKernels& batch) {
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
+  RoundKeys keys(k, 3, 0);
+  const Ptrs c(lam);
+  TwoUniformRounds rounds(keys, batch);
+  uint32_t live[kBlock], tested[kBlock];
+  float u[kBlock], v[kBlock], x[kBlock], log_arg[kBlock], lgamma_arg[kBlock];
+  for (uint64_t base = 0; base < count; base += kBlock) {
+    size_t n_live = std::min<uint64_t>(kBlock, count - base);
+    for (size_t j = 0; j < n_live; ++j) live[j] = static_cast<uint32_t>(j);
+    for (size_t r = 0; n_live > 0; ++r) {
+      rounds.Draw(r, start + base, live, n_live, u, v);
+      size_t kept = 0, n_tested = 0;
+      for (size_t p = 0; p < n_live; ++p) {
+        const float u_shifted = 0.5f - std::fabs(u[p]);
+        const float drawn = std::floor((2.0f * c.a / u_shifted + c.b) * u[p] + c.lam + float(0.43));
+        if (u_shifted >= float(0.07) && v[p] <= c.v_r) {
+          out[base + live[p]] = SaturateToI32(drawn);
+        } else if (drawn < 0.0f || (u_shifted < float(0.013) && v[p] > u_shifted)) {
+          live[kept++] = live[p];
+        } else {
+          tested[n_tested] = live[p];
+          x[n_tested] = drawn;
+          log_arg[n_tested] = v[p] * c.inv_alpha / (c.a / (u_shifted * u_shifted) + c.b);
+          lgamma_arg[n_tested] = drawn + 1.0f;
+          ++n_tested;
+        }
+      }
+      batch.Log(log_arg, log_arg, n_tested);
+      batch.Unary(kernels::UnaryOp::kLgamma, lgamma_arg, lgamma_arg, n_tested);
+      for (size_t q = 0; q < n_tested; ++q) {
+        const float t = -c.lam + x[q] * c.log_lam - lgamma_arg[q];
+        if (log_arg[q] <= t) {
+          out[base + tested[q]] = SaturateToI32(x[q]);
+        } else {
+          live[kept++] = tested[q];
+        }
+      }
+      n_live = kept;
+    }
+  }
+}
+
+// BtrsAt over a range, every round a batch (its logs too): out[j] is the
+// draw with probability s's prob (<= 0.5), before BinomialAt's complement.
+void BtrsBatched(RoundKeys& keys, const Btrs<float>& s, uint64_t start, uint64_t count, float* out,
+                 const DrawKernels& batch) {
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
+  const float n = s.count, m = s.m;
+  // The bound's first log does not depend on the draw.
+  const float log_m_term = kernels::LogF32((m + 1) / (s.r * (n - m + 1)));
+  TwoUniformRounds rounds(keys, batch);
+  uint32_t live[kBlock], tested[kBlock];
+  float u[kBlock], v[kBlock], x[kBlock], lhs[kBlock], log_n[kBlock], log_k[kBlock];
+  for (uint64_t base = 0; base < count; base += kBlock) {
+    size_t n_live = std::min<uint64_t>(kBlock, count - base);
+    for (size_t j = 0; j < n_live; ++j) live[j] = static_cast<uint32_t>(j);
+    for (size_t r = 0; n_live > 0; ++r) {
+      rounds.Draw(r, start + base, live, n_live, u, v);
+      size_t kept = 0, n_tested = 0;
+      for (size_t p = 0; p < n_live; ++p) {
+        const float us = 0.5f - std::fabs(u[p]);
+        const float k = std::floor((2 * s.a / us + s.b) * u[p] + s.c);
+        if (us >= float(0.07) && v[p] <= s.v_r) {
+          out[base + live[p]] = k;
+        } else if (!(k >= 0 && k <= n)) {
+          live[kept++] = live[p];
+        } else {
+          tested[n_tested] = live[p];
+          x[n_tested] = k;
+          lhs[n_tested] = v[p] * s.alpha / (s.a / (us * us) + s.b);
+          log_n[n_tested] = (n - m + 1) / (n - k + 1);
+          log_k[n_tested] = s.r * (n - k + 1) / (k + 1);
+          ++n_tested;
+        }
+      }
+      batch.Log(lhs, lhs, n_tested);
+      batch.Log(log_n, log_n, n_tested);
+      batch.Log(log_k, log_k, n_tested);
+      for (size_t q = 0; q < n_tested; ++q) {
+        const float k = x[q];
+        const float ub = (m + float(0.5)) * log_m_term + (n + 1) * log_n[q] +
+                         (k + float(0.5)) * log_k[q] + StirlingTail(m) + StirlingTail(n - m) -
+                         StirlingTail(k) - StirlingTail(n - k);
+        if (lhs[q] <= ub) {
+          out[base + tested[q]] = k;
+        } else {
+          live[kept++] = tested[q];
+        }
+      }
+      n_live = kept;
+    }
+  }
+}
+
 }  // namespace
 
 int32_t SaturateToI32(double x) {
@@ -281,11 +413,7 @@ void Poisson(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
   } else if (lam < 10.0f) {
     PoissonKnuth(k, lam, start, count, out, batch);
   } else {
-    RoundKeys keys(k, 3, 0);
-    const Ptrs c(lam);
-    for (uint64_t j = 0; j < count; ++j) {
-      out[j] = SaturateToI32(PoissonRejectionAt(keys, c, start + j));
-    }
+    PoissonRejection(k, lam, start, count, out, batch);
   }
 }
 
@@ -300,10 +428,18 @@ int64_t PoissonScalar(Key k, float lam) {
   return SaturateToI64(PoissonRejectionAt(keys, Ptrs(lam), 0));
 }
 
-void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* out) {
+void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch) {
   const BinomialSetup<float> setup(n, p);
   BinomialKeys keys(k);
-  for (uint64_t j = 0; j < count; ++j) out[j] = BinomialAt(setup, keys, start + j);
+  if (setup.infinite || setup.use_inversion) {
+    for (uint64_t j = 0; j < count; ++j) out[j] = BinomialAt(setup, keys, start + j);
+    return;
+  }
+  BtrsBatched(keys.btrs, setup.btrs, start, count, out, batch);
+  if (!setup.p_lt_half) {
+    for (uint64_t j = 0; j < count; ++j) out[j] = setup.count - out[j];
+  }
 }
 
 double BinomialScalar(Key k, double n, double p) {

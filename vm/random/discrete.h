@@ -48,7 +48,8 @@ int64_t PoissonScalar(Key k, float lam);
 // down; +inf gives +inf), 0 <= p <= 1. With q = min(p, 1 - p): inversion
 // (a sum of geometric draws) when n * q <= 10, else Kachitvichyanukul and
 // Schmeiser's BTRS; for p >= 0.5 the result is n minus a draw with q.
-void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* out);
+void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* out,
+              const DrawKernels& batch = ReferenceKernels());
 double BinomialScalar(Key k, double n, double p);
 
 // geometric(k, p, shape): the number of trials up to the first success,

@@ -42,10 +42,8 @@ void DrawKernels::Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint
   }
 }
 
-void DrawKernels::Log(const float* in, float* out, size_t n) const { kernels::LogF32(in, out, n); }
-
-void DrawKernels::Exp(const float* in, float* out, size_t n) const {
-  for (size_t j = 0; j < n; ++j) out[j] = kernels::ExpF32(in[j]);
+void DrawKernels::Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const {
+  kernels::Unary(op, DType::kF32, static_cast<int64_t>(n), in, out);
 }
 
 const DrawKernels& ReferenceKernels() {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vm/kernels/elementwise.h"
 #include "vm/random/keys.h"
 
 namespace alea::vm::random {
@@ -42,9 +43,15 @@ class DrawKernels {
   // (kWords only) may be any of the input arrays.
   virtual void Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,
                      size_t n) const;
-  // out[j] = LogF32(in[j]), ExpF32(in[j]); in and out may be the same array.
-  virtual void Log(const float* in, float* out, size_t n) const;
-  virtual void Exp(const float* in, float* out, size_t n) const;
+  // out[j] = op(in[j]) (vm/kernels/math_f32.h's f32 functions); in and out
+  // may be the same array.
+  virtual void Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const;
+  void Log(const float* in, float* out, size_t n) const {
+    Unary(kernels::UnaryOp::kLog, in, out, n);
+  }
+  void Exp(const float* in, float* out, size_t n) const {
+    Unary(kernels::UnaryOp::kExp, in, out, n);
+  }
   // Whether a run costs about a nanosecond an element (SIMD kernels), so
   // that drawing a whole block beats hashing the few of its elements that
   // still need a number.
