@@ -338,6 +338,49 @@ void PoissonRejection(Key k, float lam, uint64_t start, uint64_t count, int32_t*
   }
 }
 
+// InversionAt over a range: each round hashes the counters of the elements
+// still summing gaps under the round's key as one keyed batch, and takes
+// their logs as one. out[j] is the draw with probability q (<= 0.5), before
+// BinomialAt's complement.
+void InversionBatched(RoundKeys& keys, float count, float log1mq, uint64_t start, uint64_t n,
+                      float* out, const DrawKernels& batch) {
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
+  uint32_t live[kBlock], k0[kBlock], k1[kBlock], hi[kBlock], lo[kBlock], bits[kBlock];
+  float u[kBlock], num_geom[kBlock], geom_sum[kBlock];
+  for (uint64_t base = 0; base < n; base += kBlock) {
+    const size_t m = std::min<uint64_t>(kBlock, n - base);
+    size_t n_live = 0;
+    for (size_t j = 0; j < m; ++j) {
+      num_geom[j] = 0.0f;
+      geom_sum[j] = 0.0f;
+      if (geom_sum[j] <= count) live[n_live++] = static_cast<uint32_t>(j);
+    }
+    for (size_t r = 0; n_live > 0; ++r) {
+      const Key sub = keys.Round(r)[0];
+      for (size_t t = 0; t < n_live; ++t) {
+        const uint64_t i = start + base + live[t];
+        k0[t] = sub.k0;
+        k1[t] = sub.k1;
+        hi[t] = static_cast<uint32_t>(i >> 32);
+        lo[t] = static_cast<uint32_t>(i);
+      }
+      batch.Keyed(KeyedDraw::kBits, {k0, k1, hi, lo}, bits, nullptr, n_live);
+      for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(bits[t]);
+      batch.Log(u, u, n_live);
+      size_t kept = 0;
+      for (size_t t = 0; t < n_live; ++t) {
+        const uint32_t j = live[t];
+        num_geom[j] = num_geom[j] + 1.0f;
+        geom_sum[j] = geom_sum[j] + std::ceil(u[t] / log1mq);
+        live[kept] = j;
+        kept += geom_sum[j] <= count ? 1 : 0;
+      }
+      n_live = kept;
+    }
+    for (size_t j = 0; j < m; ++j) out[base + j] = num_geom[j] - 1.0f;
+  }
+}
+
 // BtrsAt over a range, every round a batch (its logs too): out[j] is the
 // draw with probability s's prob (<= 0.5), before BinomialAt's complement.
 void BtrsBatched(RoundKeys& keys, const Btrs<float>& s, uint64_t start, uint64_t count, float* out,
@@ -432,11 +475,15 @@ void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* ou
               const DrawKernels& batch) {
   const BinomialSetup<float> setup(n, p);
   BinomialKeys keys(k);
-  if (setup.infinite || setup.use_inversion) {
-    for (uint64_t j = 0; j < count; ++j) out[j] = BinomialAt(setup, keys, start + j);
+  if (setup.infinite) {
+    std::fill(out, out + count, setup.count);  // JAX: +inf trials, +inf successes
     return;
   }
-  BtrsBatched(keys.btrs, setup.btrs, start, count, out, batch);
+  if (setup.use_inversion) {
+    InversionBatched(keys.inversion, setup.count, setup.log1mq, start, count, out, batch);
+  } else {
+    BtrsBatched(keys.btrs, setup.btrs, start, count, out, batch);
+  }
   if (!setup.p_lt_half) {
     for (uint64_t j = 0; j < count; ++j) out[j] = setup.count - out[j];
   }
