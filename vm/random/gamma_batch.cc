@@ -122,26 +122,28 @@ void GammaOneRangeF32(Key k, uint64_t start, uint64_t count, const float* alpha,
       // reads them only when the squeeze fails; their values are M::Log's).
       batch.Log(U, log_U, left);
       batch.Log(V, log_V, left);
+      // Without branches on the tests' outcomes, which are random: every
+      // element is written as accepted or not, and copied to the next
+      // round's slot, which only the rejected ones keep.
       uint64_t still = 0;
       for (uint64_t p = 0; p < left; ++p) {
         const uint32_t j = pending[p];
         const float x = normal[p];
         const float v = 1.0f + x * pending_c[p];
-        if (!(v > 0.0f)) continue;  // to the one-element loop
+        const bool candidate = v > 0.0f;  // else the one-element loop redraws x
         const float X = x * x;
-        if (Squeezed<F32Math>(X, U[p]) ||
-            !LogTestRejects<F32Math>(pending_d[p], X, V[p], log_U[p], log_V[p])) {
-          accepted[j] = true;
-          final_V[j] = V[p];
-          final_log_V[j] = log_V[p];
-          continue;
-        }
+        const bool accept =
+            candidate & (Squeezed<F32Math>(X, U[p]) |
+                         !LogTestRejects<F32Math>(pending_d[p], X, V[p], log_U[p], log_V[p]));
+        accepted[j] = accept;
+        final_V[j] = V[p];
+        final_log_V[j] = log_V[p];
         pending[still] = j;
         pending_d[still] = pending_d[p];
         pending_c[still] = pending_c[p];
         r0[still] = r0[p];
         r1[still] = r1[p];
-        ++still;
+        still += candidate & !accept;
       }
       left = still;
     }
