@@ -111,6 +111,46 @@ ALEA_RANDOM_BENCH(bernoulli, RandomKernel::kBernoulli);
 ALEA_RANDOM_BENCH(dropout, RandomKernel::kDropout);
 ALEA_RANDOM_BENCH(gumbel, RandomKernel::kGumbel);
 
+// A keyed kernel (Jit::Keyed): a key and a counter per element, the gamma
+// family's hashes. Element j's key is (j, j * 3), its counter (0, 1).
+void Keyed(benchmark::State& state, jit::KeyedKernel kernel, jit::Isa isa) {
+  const int64_t n = state.range(0);
+  jit::Jit jit;
+  jit::KeyedFn fn = jit.Keyed(kernel, isa);
+  if (fn == nullptr) {
+    state.SkipWithError("no JIT kernel on this CPU");
+    return;
+  }
+  std::vector<uint32_t> k0(n), k1(n), c0(n, 0), c1(n, 1), y0(n), y1(n);
+  for (int64_t j = 0; j < n; ++j) {
+    k0[j] = static_cast<uint32_t>(j);
+    k1[j] = static_cast<uint32_t>(j * 3);
+  }
+  jit::KeyedParams p;
+  p.k0 = k0.data();
+  p.k1 = k1.data();
+  p.c0 = c0.data();
+  p.c1 = c1.data();
+  p.y0 = y0.data();
+  p.y1 = y1.data();
+  for (auto _ : state) {
+    fn(&p, n);
+    benchmark::DoNotOptimize(y0.data());
+    benchmark::ClobberMemory();
+  }
+  SetCounters(state, n);
+}
+
+BENCHMARK_CAPTURE(Keyed, words_avx2, jit::KeyedKernel::kWords, jit::Isa::kAvx2)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Keyed, words_avx512, jit::KeyedKernel::kWords, jit::Isa::kAvx512)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(Keyed, normal_avx512, jit::KeyedKernel::kNormal, jit::Isa::kAvx512)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace alea::vm
 
