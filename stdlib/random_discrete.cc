@@ -182,11 +182,12 @@ absl::StatusOr<Value> Native_rand_multinomial(vm::NativeContext& ctx, const Valu
   const int64_t rows = classes == 0 ? 0 : static_cast<int64_t>(out->length) / classes;
   const auto trials = static_cast<float>(n);  // as JAX converts it
   float* y = vm::ElementsOf<float>(out);
+  const vm::JitDrawKernels kernels(cx);
   cx.ForRanges(rows, 1, vm::ThreadPool::MinRange(kBinomialNs * static_cast<double>(classes)),
                [&](int, int64_t begin, int64_t end) {
-                 vm::random::Multinomial(*key, trials, ratios.data(), classes,
-                                         static_cast<uint64_t>(begin),
-                                         static_cast<uint64_t>(end - begin), y + begin * classes);
+                 vm::random::Multinomial(
+                     *key, trials, ratios.data(), classes, static_cast<uint64_t>(begin),
+                     static_cast<uint64_t>(end - begin), y + begin * classes, kernels);
                });
   ctx.ConsumeState(args[0]);
   return vm::FromObject(out);

@@ -338,99 +338,113 @@ void PoissonRejection(Key k, float lam, uint64_t start, uint64_t count, int32_t*
   }
 }
 
-// InversionAt over a range: each round hashes the counters of the elements
-// still summing gaps under the round's key as one keyed batch, and takes
-// their logs as one. out[j] is the draw with probability q (<= 0.5), before
+// InversionAt for a list of a block's elements: entry t is the block's
+// element elems[t] (counter block_start + elems[t]) with count_of(t)
+// trials. Each round hashes the counters of the entries still summing gaps
+// under the round's key as one keyed batch, and takes their logs as one.
+// out[elems[t]] is the draw with probability q (<= 0.5), before
 // BinomialAt's complement.
-void InversionBatched(RoundKeys& keys, float count, float log1mq, uint64_t start, uint64_t n,
-                      float* out, const DrawKernels& batch) {
+template <typename CountOf>
+void InversionRounds(RoundKeys& keys, float log1mq, uint64_t block_start, const uint32_t* elems,
+                     size_t n, CountOf count_of, float* out, const DrawKernels& batch) {
   constexpr size_t kBlock = TwoUniformRounds::kBlock;
   uint32_t live[kBlock], k0[kBlock], k1[kBlock], hi[kBlock], lo[kBlock], bits[kBlock];
   float u[kBlock], num_geom[kBlock], geom_sum[kBlock];
-  for (uint64_t base = 0; base < n; base += kBlock) {
-    const size_t m = std::min<uint64_t>(kBlock, n - base);
-    size_t n_live = 0;
-    for (size_t j = 0; j < m; ++j) {
-      num_geom[j] = 0.0f;
-      geom_sum[j] = 0.0f;
-      if (geom_sum[j] <= count) live[n_live++] = static_cast<uint32_t>(j);
+  size_t n_live = 0;
+  for (size_t t = 0; t < n; ++t) {
+    num_geom[t] = 0.0f;
+    geom_sum[t] = 0.0f;
+    if (geom_sum[t] <= count_of(t)) live[n_live++] = static_cast<uint32_t>(t);
+  }
+  for (size_t r = 0; n_live > 0; ++r) {
+    const Key sub = keys.Round(r)[0];
+    for (size_t p = 0; p < n_live; ++p) {
+      const uint64_t i = block_start + elems[live[p]];
+      k0[p] = sub.k0;
+      k1[p] = sub.k1;
+      hi[p] = static_cast<uint32_t>(i >> 32);
+      lo[p] = static_cast<uint32_t>(i);
     }
-    for (size_t r = 0; n_live > 0; ++r) {
-      const Key sub = keys.Round(r)[0];
-      for (size_t t = 0; t < n_live; ++t) {
-        const uint64_t i = start + base + live[t];
-        k0[t] = sub.k0;
-        k1[t] = sub.k1;
-        hi[t] = static_cast<uint32_t>(i >> 32);
-        lo[t] = static_cast<uint32_t>(i);
-      }
-      batch.Keyed(KeyedDraw::kBits, {k0, k1, hi, lo}, bits, nullptr, n_live);
-      for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(bits[t]);
-      batch.Log(u, u, n_live);
-      size_t kept = 0;
-      for (size_t t = 0; t < n_live; ++t) {
-        const uint32_t j = live[t];
-        num_geom[j] = num_geom[j] + 1.0f;
-        geom_sum[j] = geom_sum[j] + std::ceil(u[t] / log1mq);
-        live[kept] = j;
-        kept += geom_sum[j] <= count ? 1 : 0;
-      }
-      n_live = kept;
+    batch.Keyed(KeyedDraw::kBits, {k0, k1, hi, lo}, bits, nullptr, n_live);
+    for (size_t p = 0; p < n_live; ++p) u[p] = BitsToUnitFloat(bits[p]);
+    batch.Log(u, u, n_live);
+    size_t kept = 0;
+    for (size_t p = 0; p < n_live; ++p) {
+      const uint32_t t = live[p];
+      num_geom[t] = num_geom[t] + 1.0f;
+      geom_sum[t] = geom_sum[t] + std::ceil(u[p] / log1mq);
+      live[kept] = t;
+      kept += geom_sum[t] <= count_of(t) ? 1 : 0;
     }
-    for (size_t j = 0; j < m; ++j) out[base + j] = num_geom[j] - 1.0f;
+    n_live = kept;
+  }
+  for (size_t t = 0; t < n; ++t) out[elems[t]] = num_geom[t] - 1.0f;
+}
+
+// BtrsAt for a list of a block's elements (as InversionRounds), entry t
+// with the constants setup_of(t); every round one batch, its logs too.
+// out[elems[t]] is the draw with probability prob (<= 0.5), before
+// BinomialAt's complement.
+template <typename SetupOf>
+void BtrsRounds(RoundKeys& keys, uint64_t block_start, const uint32_t* elems, size_t n,
+                SetupOf setup_of, float* out, const DrawKernels& batch) {
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
+  TwoUniformRounds rounds(keys, batch);
+  uint32_t live[kBlock], at[kBlock], tested[kBlock];
+  float u[kBlock], v[kBlock], x[kBlock], lhs[kBlock], log_m[kBlock], log_n[kBlock], log_k[kBlock];
+  size_t n_live = n;
+  for (size_t t = 0; t < n; ++t) live[t] = static_cast<uint32_t>(t);
+  for (size_t r = 0; n_live > 0; ++r) {
+    for (size_t p = 0; p < n_live; ++p) at[p] = elems[live[p]];
+    rounds.Draw(r, block_start, at, n_live, u, v);
+    size_t kept = 0, n_tested = 0;
+    for (size_t p = 0; p < n_live; ++p) {
+      const Btrs<float>& s = setup_of(live[p]);
+      const float trials = s.count, m = s.m;
+      const float us = 0.5f - std::fabs(u[p]);
+      const float k = std::floor((2 * s.a / us + s.b) * u[p] + s.c);
+      if (us >= float(0.07) && v[p] <= s.v_r) {
+        out[at[p]] = k;
+      } else if (!(k >= 0 && k <= trials)) {
+        live[kept++] = live[p];
+      } else {
+        tested[n_tested] = live[p];
+        x[n_tested] = k;
+        lhs[n_tested] = v[p] * s.alpha / (s.a / (us * us) + s.b);
+        log_m[n_tested] = (m + 1) / (s.r * (trials - m + 1));
+        log_n[n_tested] = (trials - m + 1) / (trials - k + 1);
+        log_k[n_tested] = s.r * (trials - k + 1) / (k + 1);
+        ++n_tested;
+      }
+    }
+    batch.Log(lhs, lhs, n_tested);
+    batch.Log(log_m, log_m, n_tested);
+    batch.Log(log_n, log_n, n_tested);
+    batch.Log(log_k, log_k, n_tested);
+    for (size_t q = 0; q < n_tested; ++q) {
+      const Btrs<float>& s = setup_of(tested[q]);
+      const float trials = s.count, m = s.m, k = x[q];
+      const float ub = (m + float(0.5)) * log_m[q] + (trials + 1) * log_n[q] +
+                       (k + float(0.5)) * log_k[q] + StirlingTail(m) + StirlingTail(trials - m) -
+                       StirlingTail(k) - StirlingTail(trials - k);
+      if (lhs[q] <= ub) {
+        out[elems[tested[q]]] = k;
+      } else {
+        live[kept++] = tested[q];
+      }
+    }
+    n_live = kept;
   }
 }
 
-// BtrsAt over a range, every round a batch (its logs too): out[j] is the
-// draw with probability s's prob (<= 0.5), before BinomialAt's complement.
-void BtrsBatched(RoundKeys& keys, const Btrs<float>& s, uint64_t start, uint64_t count, float* out,
-                 const DrawKernels& batch) {
-  constexpr size_t kBlock = TwoUniformRounds::kBlock;
-  const float n = s.count, m = s.m;
-  // The bound's first log does not depend on the draw.
-  const float log_m_term = kernels::LogF32((m + 1) / (s.r * (n - m + 1)));
-  TwoUniformRounds rounds(keys, batch);
-  uint32_t live[kBlock], tested[kBlock];
-  float u[kBlock], v[kBlock], x[kBlock], lhs[kBlock], log_n[kBlock], log_k[kBlock];
-  for (uint64_t base = 0; base < count; base += kBlock) {
-    size_t n_live = std::min<uint64_t>(kBlock, count - base);
-    for (size_t j = 0; j < n_live; ++j) live[j] = static_cast<uint32_t>(j);
-    for (size_t r = 0; n_live > 0; ++r) {
-      rounds.Draw(r, start + base, live, n_live, u, v);
-      size_t kept = 0, n_tested = 0;
-      for (size_t p = 0; p < n_live; ++p) {
-        const float us = 0.5f - std::fabs(u[p]);
-        const float k = std::floor((2 * s.a / us + s.b) * u[p] + s.c);
-        if (us >= float(0.07) && v[p] <= s.v_r) {
-          out[base + live[p]] = k;
-        } else if (!(k >= 0 && k <= n)) {
-          live[kept++] = live[p];
-        } else {
-          tested[n_tested] = live[p];
-          x[n_tested] = k;
-          lhs[n_tested] = v[p] * s.alpha / (s.a / (us * us) + s.b);
-          log_n[n_tested] = (n - m + 1) / (n - k + 1);
-          log_k[n_tested] = s.r * (n - k + 1) / (k + 1);
-          ++n_tested;
-        }
-      }
-      batch.Log(lhs, lhs, n_tested);
-      batch.Log(log_n, log_n, n_tested);
-      batch.Log(log_k, log_k, n_tested);
-      for (size_t q = 0; q < n_tested; ++q) {
-        const float k = x[q];
-        const float ub = (m + float(0.5)) * log_m_term + (n + 1) * log_n[q] +
-                         (k + float(0.5)) * log_k[q] + StirlingTail(m) + StirlingTail(n - m) -
-                         StirlingTail(k) - StirlingTail(n - k);
-        if (lhs[q] <= ub) {
-          out[base + tested[q]] = k;
-        } else {
-          live[kept++] = tested[q];
-        }
-      }
-      n_live = kept;
-    }
-  }
+// The identity list 0, 1, ..., TwoUniformRounds::kBlock - 1.
+const uint32_t* AllOfBlock() {
+  static const auto* all = [] {
+    auto* a = new uint32_t[TwoUniformRounds::kBlock];
+    for (size_t t = 0; t < TwoUniformRounds::kBlock; ++t) a[t] = static_cast<uint32_t>(t);
+    return a;
+  }();
+  return all;
 }
 
 }  // namespace
@@ -479,10 +493,18 @@ void Binomial(Key k, float n, float p, uint64_t start, uint64_t count, float* ou
     std::fill(out, out + count, setup.count);  // JAX: +inf trials, +inf successes
     return;
   }
-  if (setup.use_inversion) {
-    InversionBatched(keys.inversion, setup.count, setup.log1mq, start, count, out, batch);
-  } else {
-    BtrsBatched(keys.btrs, setup.btrs, start, count, out, batch);
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
+  for (uint64_t base = 0; base < count; base += kBlock) {
+    const size_t m = std::min<uint64_t>(kBlock, count - base);
+    if (setup.use_inversion) {
+      InversionRounds(
+          keys.inversion, setup.log1mq, start + base, AllOfBlock(), m,
+          [&](size_t) { return setup.count; }, out + base, batch);
+    } else {
+      BtrsRounds(
+          keys.btrs, start + base, AllOfBlock(), m,
+          [&](size_t) -> const Btrs<float>& { return setup.btrs; }, out + base, batch);
+    }
   }
   if (!setup.p_lt_half) {
     for (uint64_t j = 0; j < count; ++j) out[j] = setup.count - out[j];
@@ -524,18 +546,57 @@ void MultinomialRatios(const float* p, int64_t classes, float* ratios) {
 }
 
 void Multinomial(Key k, float n, const float* ratios, int64_t classes, uint64_t start_row,
-                 uint64_t rows, float* out) {
+                 uint64_t rows, float* out, const DrawKernels& batch) {
+  // Category by category over a block of rows: each row draws
+  // binomial(remainder, ratio) (BinomialAt's setup, spelled out so that the
+  // parts all rows share are computed once), the rows split between
+  // BinomialAt's two samplers by their remainders, each sampler's rows one
+  // list of keyed batches.
+  constexpr size_t kBlock = TwoUniformRounds::kBlock;
   std::vector<BinomialKeys> keys;
   keys.reserve(static_cast<size_t>(classes));
   for (int64_t j = 0; j < classes; ++j) keys.emplace_back(SplitKey(k, static_cast<uint64_t>(j)));
-  for (uint64_t b = 0; b < rows; ++b) {
-    float remainder = n;
-    float* row = out + b * static_cast<uint64_t>(classes);
+  const auto stride = static_cast<uint64_t>(classes);
+  float remainder[kBlock], trials[kBlock], drawn[kBlock];
+  uint32_t inversion_rows[kBlock], btrs_rows[kBlock];
+  std::vector<Btrs<float>> btrs;
+  btrs.reserve(kBlock);
+  for (uint64_t base = 0; base < rows; base += kBlock) {
+    const size_t m = std::min<uint64_t>(kBlock, rows - base);
+    std::fill(remainder, remainder + m, n);
     for (int64_t j = 0; j < classes; ++j) {
-      const BinomialSetup<float> setup(remainder, ratios[j]);
-      const float drawn = BinomialAt(setup, keys[static_cast<size_t>(j)], start_row + b);
-      remainder = remainder - drawn;
-      row[j] = drawn;
+      const float p = ratios[j];
+      const bool p_lt_half = p < 0.5f;
+      const float q = p_lt_half ? p : 1 - p;
+      const float log1mq = kernels::Log1pF32(-q);
+      size_t n_inversion = 0, n_btrs = 0;
+      btrs.clear();
+      for (size_t b = 0; b < m; ++b) {
+        trials[b] = std::floor(remainder[b]);
+        if (std::isinf(remainder[b])) {
+          drawn[b] = trials[b];  // +inf trials, +inf successes
+        } else if (remainder[b] * q <= 10.0f) {
+          inversion_rows[n_inversion++] = static_cast<uint32_t>(b);
+        } else {
+          btrs_rows[n_btrs++] = static_cast<uint32_t>(b);
+          btrs.emplace_back(trials[b], q);
+        }
+      }
+      const uint64_t block_start = start_row + base;
+      RoundKeys& inversion_keys = keys[static_cast<size_t>(j)].inversion;
+      RoundKeys& btrs_keys = keys[static_cast<size_t>(j)].btrs;
+      InversionRounds(
+          inversion_keys, log1mq, block_start, inversion_rows, n_inversion,
+          [&](size_t t) { return trials[inversion_rows[t]]; }, drawn, batch);
+      BtrsRounds(
+          btrs_keys, block_start, btrs_rows, n_btrs,
+          [&](size_t t) -> const Btrs<float>& { return btrs[t]; }, drawn, batch);
+      for (size_t b = 0; b < m; ++b) {
+        const bool finite = !std::isinf(remainder[b]);
+        const float d = finite && !p_lt_half ? trials[b] - drawn[b] : drawn[b];
+        remainder[b] = remainder[b] - d;
+        out[(base + b) * stride + static_cast<uint64_t>(j)] = d;
+      }
     }
   }
 }

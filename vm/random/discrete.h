@@ -70,7 +70,7 @@ void MultinomialRatios(const float* p, int64_t classes, float* ratios);
 // classes)[j], remainder, ratios[j]) at element b, the remainder starting at
 // n and losing each count in turn (JAX's scan). n >= 0.
 void Multinomial(Key k, float n, const float* ratios, int64_t classes, uint64_t start_row,
-                 uint64_t rows, float* out);
+                 uint64_t rows, float* out, const DrawKernels& batch = ReferenceKernels());
 
 }  // namespace alea::vm::random
 
