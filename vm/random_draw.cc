@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 #include "vm/random/continuous.h"
@@ -43,6 +44,8 @@ void Reference(RandomKernel kind, const DrawArgs& a, char* out, uint64_t begin, 
       break;
     case RandomKernel::kGumbel:
       random::Gumbel(a.key, begin, n, reinterpret_cast<float*>(at));
+      break;
+    case RandomKernel::kCategorical:  // not a fill (JitDrawKernels::CategoricalRow)
       break;
   }
 }
@@ -113,6 +116,7 @@ JitDrawKernels::JitDrawKernels(jit::Jit* jit)
     : bits_(RandomOf(jit, RandomKernel::kBits)),
       uniform_(RandomOf(jit, RandomKernel::kUniform)),
       gumbel_(RandomOf(jit, RandomKernel::kGumbel)),
+      categorical_(RandomOf(jit, RandomKernel::kCategorical)),
       log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
   if (jit != nullptr) {
     for (kernels::UnaryOp op :
@@ -159,6 +163,48 @@ void JitDrawKernels::Uniform(random::Key k, uint64_t start, uint64_t n, float* o
 void JitDrawKernels::Gumbel(random::Key k, uint64_t start, uint64_t n, float* out) const {
   if (gumbel_ == nullptr) return DrawKernels::Gumbel(k, start, n, out);
   RunDefault(gumbel_, RandomKernel::kGumbel, k, start, n, out);
+}
+
+uint64_t JitDrawKernels::CategoricalRow(random::Key k, uint64_t start, const float* logits,
+                                        uint64_t n) const {
+  if (categorical_ == nullptr) return DrawKernels::CategoricalRow(k, start, logits, n);
+  // One call per run of counters with the same high word; each gives its
+  // lanes' first maxima, and the row's is the largest of all, the lowest
+  // index among equals. A NaN anywhere: the reference's scan decides.
+  jit::RandomParams p;
+  p.k0 = k.k0;
+  p.k1 = k.k1;
+  const float minus_inf = -std::numeric_limits<float>::infinity();
+  float best = minus_inf;
+  uint64_t best_index = UINT64_MAX;
+  for (uint64_t i = start; i < start + n;) {
+    const uint64_t stop = std::min(start + n, ((i >> 32) + 1) << 32);
+    p.hi = static_cast<uint32_t>(i >> 32);
+    p.lo = static_cast<uint32_t>(i);
+    p.x = logits + (i - start);
+    union {
+      float values[48];
+      uint32_t words[48];
+    } lanes;
+    for (int l = 0; l < 16; ++l) {
+      lanes.values[l] = -std::numeric_limits<float>::infinity();
+      lanes.words[16 + l] = 0;
+      lanes.words[32 + l] = 0;
+    }
+    categorical_(&p, lanes.values, static_cast<int64_t>(stop - i));
+    for (int l = 0; l < 16; ++l) {
+      if (lanes.words[32 + l] != 0) return DrawKernels::CategoricalRow(k, start, logits, n);
+      const uint64_t index = (i - start) + lanes.words[16 + l];
+      const float value = lanes.values[l];
+      if (value > best || (value == best && index < best_index)) {
+        best = value;
+        best_index = index;
+      }
+    }
+    i = stop;
+  }
+  // Every value -inf: none beats element 0, the scan's first.
+  return best == minus_inf ? 0 : best_index;
 }
 
 void JitDrawKernels::Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const {

@@ -54,13 +54,15 @@ class JitDrawKernels final : public random::DrawKernels {
   void Bits(random::Key k, uint64_t start, uint64_t n, uint32_t* out) const override;
   void Uniform(random::Key k, uint64_t start, uint64_t n, float* out) const override;
   void Gumbel(random::Key k, uint64_t start, uint64_t n, float* out) const override;
+  uint64_t CategoricalRow(random::Key k, uint64_t start, const float* logits,
+                          uint64_t n) const override;
   void Keyed(random::KeyedDraw what, const random::KeyedInput& in, uint32_t* y0, uint32_t* y1,
              size_t n) const override;
   void Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const override;
   bool fast() const override { return bits_ != nullptr && uniform_ != nullptr && log_ != nullptr; }
 
  private:
-  jit::RandomFn bits_, uniform_, gumbel_;
+  jit::RandomFn bits_, uniform_, gumbel_, categorical_;
   jit::KeyedFn keyed_[3];  // by random::KeyedDraw
   jit::UnaryF32Fn log_;
   // The unary kernels the samplers use (log, exp, lgamma), by op: looked up

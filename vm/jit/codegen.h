@@ -91,7 +91,10 @@ class VectorEmitter {
   // n % width elements, with the tail mask set (Load/Store honour it;
   // masked-off lanes load as +0.0f and are never stored, and cannot fault).
   void Loop(const x86::Gp& n, absl::FunctionRef<void(bool tail)> step);
-  const x86::Gp& index() const { return i_; }        // valid inside step
+  const x86::Gp& index() const { return i_; }  // valid inside step
+  // The lanes the tail step covers (its loads and stores honour it already),
+  // for a kernel that keeps per-lane state across steps: valid in that step.
+  Mask TailMask() const { return Mask{tail_k_, tail_v_}; }
   const x86::Gp& remaining() const { return rem_; }  // n - index(), inside the tail step
   // [base + index() * 4]: the current vector of a contiguous f32 operand.
   x86::Mem Elem(const x86::Gp& base) const { return x86::ptr(base, i_, 2); }

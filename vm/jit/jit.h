@@ -84,6 +84,11 @@ enum class RandomKernel : uint8_t {
   kBernoulli,    // out: bool bytes, u < p (random::Bernoulli)
   kDropout,      // out: f32, u < p ? x[j] / p : 0, p = keep (random::Dropout, 0 < rate < 1)
   kGumbel,       // out: f32, -log(-log(uniform(FLT_MIN, 1))) (random::Gumbel)
+  // Gumbel-max over x[0..n) (random::Categorical's scan): value j = gumbel_j
+  // + x[j]; per lane l the first largest value and its index j, as f32 at
+  // out[l], as i32 at out[16 + l], and out[32 + l] nonzero if any value of
+  // the lane was NaN. Lanes past the vector width are not written.
+  kCategorical,
 };
 struct RandomParams {
   uint32_t k0 = 0, k1 = 0;   // the counter-0 key (random::EffectiveKey)
@@ -92,7 +97,8 @@ struct RandomParams {
   float lo_bound = 0.0f;     // kUniform: lo
   float scale = 1.0f;        // kUniform: hi - lo, rounded to f32 as the reference does
   float p = 0.0f;            // kBernoulli: p; kDropout: keep = f32(1 - rate)
-  const float* x = nullptr;  // kDropout: the input, element j at x[j] (may equal out)
+  const float* x = nullptr;  // kDropout: the input, element j at x[j] (may equal out);
+                             // kCategorical: the logits
 };
 // u is BitsToUnitFloat(bits): the top 23 bits as a mantissa in [1, 2), minus 1.
 using RandomFn = void (*)(const RandomParams* params, void* out, int64_t n);

@@ -394,6 +394,69 @@ void EmitKeyedBody(x86::Compiler& cc, KeyedKernel kernel, bool avx512, const x86
   });
 }
 
+// kCategorical: the Gumbel kernel's values plus the logits, reduced into
+// per-lane running maxima instead of stored. A lane takes a value only when
+// it is strictly greater (an ordered compare: the lane's first maximum
+// wins, as the reference's scan, and NaN never wins here: it only sets the
+// lane's NaN flag, and the caller then runs the reference's scan, whose
+// first-NaN rule this does not follow). The tail step's lanes past n are
+// masked out of the comparison.
+void EmitCategoricalBody(x86::Compiler& cc, bool avx512, const x86::Gp& params, const x86::Gp& out,
+                         const x86::Gp& n) {
+  VectorEmitter e(cc, avx512);
+  const KeyOperands key = EmitKeySetup(e, params);
+  const uint32_t nan_bits = std::bit_cast<uint32_t>(std::nanf(""));
+  const float gumbel_scale = 1.0f - FLT_MIN;
+  const x86::Vec lo = e.ConstReg(std::bit_cast<uint32_t>(FLT_MIN));
+  const x86::Vec scale = e.ConstReg(std::bit_cast<uint32_t>(gumbel_scale));
+  x86::Gp x = cc.newGpq("x");
+  cc.mov(x, x86::qword_ptr(params, offsetof(RandomParams, x)));
+  const x86::Vec best = e.NewVec(), best_index = e.NewVec(), nan = e.NewVec();
+  e.Copy(best, e.Const(0xff800000u));  // -inf
+  e.Copy(best_index, e.Const(0));
+  e.Copy(nan, e.Const(0));
+  uint32_t lanes[16];
+  for (uint32_t l = 0; l < 16; ++l) lanes[l] = l;
+  const x86::Mem lane_index = e.ConstLanes(lanes);
+  std::vector<x86::Vec> bits;
+  e.LoopUnrolled(n, 8, [&](int count, bool tail) {
+    EmitThreefry(e, key, count, bits);
+    x86::Vec index = e.NewVec();
+    e.BroadcastI32(index, e.index());
+    e.AddI32(index, index, lane_index);
+    for (int v = 0; v < count; ++v) {
+      x86::Vec u = bits[v];
+      EmitUnitFloat(e, u, u);
+      EmitUniform(e, u, u, lo, scale, nan_bits);
+      codegen::EmitLogF32(e, u, u);
+      e.XorBits(u, u, e.Const(kSignBit));
+      codegen::EmitLogF32(e, u, u);
+      e.XorBits(u, u, e.Const(kSignBit));
+      x86::Vec logit = e.NewVec();
+      e.Load(logit, e.Elem(x, v), tail);
+      e.Add(u, u, logit);  // gumbel + x[j], the reference's order
+      x86::Vec at = index;
+      if (v > 0) {
+        at = e.NewVec();
+        e.AddI32(at, index, e.Const(static_cast<uint32_t>(v * e.width())));
+      }
+      Mask take = e.Compare(Cmp::kGT_OQ, u, best);
+      Mask is_nan = e.IsNaN(u);
+      if (tail) {
+        take = e.And(take, e.TailMask());
+        is_nan = e.And(is_nan, e.TailMask());
+      }
+      e.Select(best, take, u, best);
+      e.Select(best_index, take, at, best_index);
+      e.Select(nan, is_nan, e.Const(1), nan);
+    }
+  });
+  const int bytes = e.width() * 4;
+  cc.vmovups(x86::ptr(out, 0, static_cast<uint32_t>(bytes)), best);
+  cc.vmovups(x86::ptr(out, 64, static_cast<uint32_t>(bytes)), best_index);
+  cc.vmovups(x86::ptr(out, 128, static_cast<uint32_t>(bytes)), nan);
+}
+
 void* Compile(asmjit::JitRuntime& runtime, const Request& r) {
   const asmjit::FuncSignature signature =
       asmjit::FuncSignatureT<void, const void*, void*, int64_t>();
@@ -405,7 +468,11 @@ void* Compile(asmjit::JitRuntime& runtime, const Request& r) {
                                     fn->setArg(0, params);
                                     fn->setArg(1, out);
                                     fn->setArg(2, n);
-                                    EmitBody(cc, r, params, out, n);
+                                    if (r.kernel == RandomKernel::kCategorical) {
+                                      EmitCategoricalBody(cc, r.avx512, params, out, n);
+                                    } else {
+                                      EmitBody(cc, r, params, out, n);
+                                    }
                                   });
 }
 
@@ -434,7 +501,7 @@ KeyedFn Jit::Keyed(KeyedKernel kernel, Isa isa) {
 }
 
 RandomFn Jit::Random(RandomKernel kernel, Isa isa) {
-  if (static_cast<int>(kernel) > static_cast<int>(RandomKernel::kGumbel)) return nullptr;
+  if (static_cast<int>(kernel) > static_cast<int>(RandomKernel::kCategorical)) return nullptr;
   const std::string key = absl::StrCat("random:", static_cast<int>(kernel));
   asmjit::JitRuntime& runtime = impl().runtime;
   return reinterpret_cast<RandomFn>(Cached(key, isa, [&](bool avx512, bool inject_error) {

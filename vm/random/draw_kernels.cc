@@ -1,5 +1,7 @@
 #include "vm/random/draw_kernels.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "vm/kernels/math_f32.h"
@@ -19,6 +21,30 @@ void DrawKernels::Uniform(Key k, uint64_t start, uint64_t n, float* out) const {
 
 void DrawKernels::Gumbel(Key k, uint64_t start, uint64_t n, float* out) const {
   random::Gumbel(k, start, n, out);
+}
+
+uint64_t DrawKernels::CategoricalRow(Key k, uint64_t start, const float* logits, uint64_t n) const {
+  // The noise a chunk at a time, so that it stays in L1 between the kernel
+  // that draws it and the scan.
+  constexpr uint64_t kChunk = 1024;
+  float gumbel[kChunk];
+  uint64_t best = 0;
+  float best_value = 0.0f;
+  for (uint64_t base = 0; base < n; base += kChunk) {
+    const uint64_t m = std::min(kChunk, n - base);
+    Gumbel(k, start + base, m, gumbel);
+    for (uint64_t j = 0; j < m; ++j) {
+      const float value = gumbel[j] + logits[base + j];
+      // First maximum wins; the first NaN beats any number (jnp.argmax).
+      const bool better = (base == 0 && j == 0) ||
+                          (!std::isnan(best_value) && (std::isnan(value) || value > best_value));
+      if (better) {
+        best = base + j;
+        best_value = value;
+      }
+    }
+  }
+  return best;
 }
 
 void DrawKernels::Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,

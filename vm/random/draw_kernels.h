@@ -39,6 +39,11 @@ class DrawKernels {
   virtual void Uniform(Key k, uint64_t start, uint64_t n, float* out) const;
   // out[j] = element start + j of gumbel(k) (continuous.h's Gumbel).
   virtual void Gumbel(Key k, uint64_t start, uint64_t n, float* out) const;
+  // categorical's draw for one row (samplers.h's Categorical): the index of
+  // the first largest gumbel(k)[start + j] + logits[j] over j < n, n > 0 (a
+  // NaN value counts as the largest, as jnp.argmax). The noise comes from
+  // Gumbel a chunk at a time.
+  virtual uint64_t CategoricalRow(Key k, uint64_t start, const float* logits, uint64_t n) const;
   // n keyed hashes (KeyedInput, KeyedDraw); y0 (as f32 for kNormal) and y1
   // (kWords only) may be any of the input arrays.
   virtual void Keyed(KeyedDraw what, const KeyedInput& in, uint32_t* y0, uint32_t* y1,

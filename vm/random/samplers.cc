@@ -152,30 +152,9 @@ void Categorical(Key k, const float* logits, uint64_t classes, uint64_t start_ro
     std::fill(out, out + rows, 0);
     return;
   }
-  // The noise comes a chunk at a time, so that it stays in L1 between the
-  // kernel that draws it and the scan below.
-  constexpr uint64_t kChunk = 1024;
-  float gumbel[kChunk];
   for (uint64_t r = 0; r < rows; ++r) {
-    const float* row = logits + r * classes;
-    const uint64_t first = (start_row + r) * classes;
-    uint64_t best = 0;
-    float best_value = 0.0f;
-    for (uint64_t base = 0; base < classes; base += kChunk) {
-      const uint64_t m = std::min(kChunk, classes - base);
-      batch.Gumbel(k, first + base, m, gumbel);
-      for (uint64_t j = 0; j < m; ++j) {
-        const float value = gumbel[j] + row[base + j];
-        // First maximum wins; the first NaN beats any number (jnp.argmax).
-        const bool better = (base == 0 && j == 0) ||
-                            (!std::isnan(best_value) && (std::isnan(value) || value > best_value));
-        if (better) {
-          best = base + j;
-          best_value = value;
-        }
-      }
-    }
-    out[r] = static_cast<int32_t>(best);
+    out[r] = static_cast<int32_t>(
+        batch.CategoricalRow(k, (start_row + r) * classes, logits + r * classes, classes));
   }
 }
 

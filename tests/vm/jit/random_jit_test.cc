@@ -61,6 +61,8 @@ const char* KernelName(RandomKernel k) {
       return "dropout";
     case RandomKernel::kGumbel:
       return "gumbel";
+    case RandomKernel::kCategorical:
+      return "categorical";
   }
   return "?";
 }
@@ -122,6 +124,8 @@ std::vector<uint8_t> Reference(const Draw& d) {
       break;
     case RandomKernel::kGumbel:
       random::Gumbel(d.key, d.start, n, reinterpret_cast<float*>(out.data()));
+      break;
+    case RandomKernel::kCategorical:  // a reduction: categorical_jit_test.cc
       break;
     case RandomKernel::kBernoulli:
       random::Bernoulli(d.key, d.p, d.start, n, out.data());
