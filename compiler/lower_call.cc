@@ -30,6 +30,19 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
+// The value of an Int literal, or of a negated one (`-2`, folded as Unary
+// folds it), when it fits an instruction's signed 16-bit operand.
+std::optional<int64_t> SmallIntConstant(const Expr& e) {
+  std::optional<int64_t> v;
+  if (e.kind == Expr::Kind::kInt) v = e.int_value;
+  if (e.kind == Expr::Kind::kUnary && e.unary_op == lang::UnaryOp::kNeg && e.lhs != nullptr &&
+      e.lhs->kind == Expr::Kind::kInt) {
+    v = -e.lhs->int_value;
+  }
+  if (v && *v >= INT16_MIN && *v <= INT16_MAX) return v;
+  return std::nullopt;
+}
+
 }  // namespace
 
 const Expr* TransposeArgument(const Expr& e) {
@@ -335,8 +348,9 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
   int r = Target(dest, e.type);
   int mark = top_;
   // `x + k` and `x - k` with a small constant: one instruction.
-  if ((*id == BuiltinId::kAddInt || *id == BuiltinId::kSubInt) && e.rhs->kind == Expr::Kind::kInt) {
-    int64_t k = *id == BuiltinId::kAddInt ? e.rhs->int_value : -e.rhs->int_value;
+  const std::optional<int64_t> constant = SmallIntConstant(*e.rhs);
+  if ((*id == BuiltinId::kAddInt || *id == BuiltinId::kSubInt) && constant) {
+    int64_t k = *id == BuiltinId::kAddInt ? *constant : -*constant;
     if (k >= INT16_MIN && k <= INT16_MAX) {
       Operand a = Eval(*e.lhs, true);
       // x = 1: written `x - k` (so an overflow can be reported as a `-`).
@@ -346,6 +360,18 @@ void FunctionCompiler::Binary(const Expr& e, Dest dest) {
       SetTop(mark);
       return Done(dest, r);
     }
+  }
+  // `x * k`, `x / k` and `x % k` likewise (k != 0 for the last two: a zero
+  // divisor keeps DIV_I/REM_I and its run-time error).
+  if ((*id == BuiltinId::kMulInt || *id == BuiltinId::kDivInt || *id == BuiltinId::kRemInt) &&
+      constant && (*id == BuiltinId::kMulInt || *constant != 0)) {
+    const Op op = *id == BuiltinId::kMulInt   ? Op::MULK_I
+                  : *id == BuiltinId::kDivInt ? Op::DIVK_I
+                                              : Op::REMK_I;
+    Operand a = Eval(*e.lhs, true);
+    Emit(Instr::ABC(op, r, a.reg, static_cast<uint16_t>(static_cast<int16_t>(*constant))), e.span);
+    SetTop(mark);
+    return Done(dest, r);
   }
   if (*id == BuiltinId::kMatMul && MatMulOfTransposed(e, r)) {
     SetTop(mark);

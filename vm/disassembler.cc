@@ -30,6 +30,9 @@ const char* OperandKinds(Op op) {
     case Op::STOREG:
       return "rg-";
     case Op::ADDK_I:
+    case Op::MULK_I:
+    case Op::DIVK_I:
+    case Op::REMK_I:
       return "rri";
     case Op::EQ_V:
     case Op::LT_V:

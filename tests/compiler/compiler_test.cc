@@ -98,7 +98,28 @@ TEST(Lower, TypedOpcodes) {
   EXPECT_EQ(Count(f, Op::CONCAT_S), 1);
   EXPECT_EQ(Count(f, Op::EQ_V), 1);
   EXPECT_EQ(Count(f, Op::DIV_F), 1);
-  EXPECT_EQ(Count(f, Op::REM_I), 1);
+  EXPECT_EQ(Count(f, Op::REMK_I), 1);
+}
+
+TEST(Lower, IntOperationsWithAConstant) {
+  // A literal right operand in [-32768, 32767], negated or not, is the
+  // instruction's own; a zero divisor keeps DIV_I/REM_I (and their run-time
+  // error), a larger constant a register.
+  vm::Module m = MustCompile(
+      "fn f(x: Int) -> Int = x * 3 / -2 % 5 - -4\n"
+      "fn g(x: Int) -> Int = x / 0 + x % 0 + x * 40000\n"
+      "fn main() { print((f(1), g(1))) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  EXPECT_EQ(Count(f, Op::MULK_I), 1);
+  EXPECT_EQ(Count(f, Op::DIVK_I), 1);
+  EXPECT_EQ(Count(f, Op::REMK_I), 1);
+  EXPECT_EQ(Count(f, Op::ADDK_I), 1);  // `- -4`, a negated literal as well
+  EXPECT_EQ(Count(f, Op::LOADI), 0);
+  const vm::Function& g = *Named(m, "g")[0];
+  EXPECT_EQ(Count(g, Op::DIV_I), 1);
+  EXPECT_EQ(Count(g, Op::REM_I), 1);
+  EXPECT_EQ(Count(g, Op::MUL_I), 1);
+  EXPECT_EQ(Count(g, Op::MULK_I) + Count(g, Op::DIVK_I) + Count(g, Op::REMK_I), 0);
 }
 
 TEST(Lower, TailCalls) {

@@ -55,6 +55,11 @@ TEST(Interpreter, IntArithmetic) {
   EXPECT_EQ(binop(Op::LE_I, 3, 3), "1\n");
   EXPECT_EQ(binop(Op::LT_I, 3, 3), "0\n");
   EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, 5), IsC(Op::ADDK_I, 0, 1, -7)}, &B::Int), "-2\n");
+  EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, -4), IsC(Op::MULK_I, 0, 1, 3)}, &B::Int), "-12\n");
+  EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, -7), IsC(Op::DIVK_I, 0, 1, 2)}, &B::Int), "-3\n");
+  EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, -7), IsC(Op::REMK_I, 0, 1, 2)}, &B::Int), "-1\n");
+  EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, 7), IsC(Op::REMK_I, 0, 1, -2)}, &B::Int), "1\n");
+  EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, 7), IsC(Op::DIVK_I, 0, 1, -32768)}, &B::Int), "0\n");
   EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, 5), I(Op::NEG_I, 0, 1)}, &B::Int), "-5\n");
   EXPECT_EQ(Eval({IsBx(Op::LOADI, 1, 5), I(Op::MOVE, 0, 1)}, &B::Int), "5\n");
   EXPECT_EQ(Eval({IsBx(Op::LOADI, 0, 5), I(Op::NOP)}, &B::Int), "5\n");
@@ -96,6 +101,21 @@ TEST(Interpreter, IntOverflowErrors) {
     auto r = RunModule(PrintOne(b, {I(Op::LOADK, 1, kx), IsC(Op::ADDK_I, 0, 1, 1)}, b.Int(), 4));
     EXPECT_EQ(r.error.message, "integer overflow in `+` (9223372036854775807 + 1)");
     EXPECT_FALSE(r.error.help.empty());
+  }
+  {
+    ModuleBuilder b;
+    uint16_t kx = b.K(kMax);
+    auto r = RunModule(PrintOne(b, {I(Op::LOADK, 1, kx), IsC(Op::MULK_I, 0, 1, -2)}, b.Int(), 4));
+    EXPECT_EQ(r.error.message, "integer overflow in `*` (9223372036854775807 * -2)");
+  }
+  {
+    ModuleBuilder b;
+    uint16_t kx = b.K(kMin);
+    auto r = RunModule(PrintOne(b, {I(Op::LOADK, 1, kx), IsC(Op::DIVK_I, 0, 1, -1)}, b.Int(), 4));
+    EXPECT_EQ(r.error.message, "integer overflow: INT64_MIN / -1");
+    auto r2 = RunModule(PrintOne(b, {I(Op::LOADK, 1, kx), IsC(Op::REMK_I, 0, 1, -1)}, b.Int(), 4));
+    EXPECT_TRUE(r2.status.ok());
+    EXPECT_EQ(r2.out, "0\n");
   }
   {  // INT64_MIN % -1 is 0, not a trap.
     ModuleBuilder b;
