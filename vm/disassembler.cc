@@ -13,7 +13,8 @@ namespace {
 
 // What each operand names: r register, i immediate or count, j jump offset,
 // k constant, s string, f function, n native, g global, t type, d dtype,
-// c capture, field or argument index, '-' unused.
+// c capture, field or argument index, o an opcode (shown by name, so that a
+// listing does not change when opcodes are added), '-' unused.
 const char* OperandKinds(Op op) {
   switch (op) {
     case Op::NOP:
@@ -98,7 +99,7 @@ const char* OperandKinds(Op op) {
       return "rri";
     case Op::UNBOX:
     case Op::BOX:
-      return "rri";  // c: the op named in use-once notes
+      return "rro";  // c: the op named in use-once notes
     case Op::FOLDIN_U:
       return "rrr";
     case Op::TAKE:
@@ -213,6 +214,10 @@ void AppendInstr(std::string* out, const Module& m, const Function& f, size_t pc
         break;
       case 'c':
         operands.push_back(absl::StrCat("#", v));
+        break;
+      case 'o':
+        operands.push_back(v >= 0 && v < kOpCount ? InfoOf(static_cast<Op>(v)).name
+                                                  : absl::StrCat("op?", v));
         break;
       case 'd':  // a dtype
         operands.push_back(v <= static_cast<int64_t>(DType::kBool)
