@@ -66,6 +66,12 @@ class ProgramCompiler;
 
 // Lowers one function body (a top-level function instance, a lambda, the init
 // function or a builtin wrapper) to a vm::Function.
+// The value of an Int literal, or of a negated one (`-2`, folded as a
+// negative literal), when it fits an instruction's signed 16-bit operand:
+// the constant forms ADDK_I, MULK_I... and JLTK_I... take it in place of a
+// register.
+std::optional<int64_t> SmallIntConstant(const lang::Expr& e);
+
 class FunctionCompiler {
  public:
   FunctionCompiler(ProgramCompiler& pc, Subst subst, std::string name);

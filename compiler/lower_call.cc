@@ -30,8 +30,8 @@ namespace {
 
 const Type* Elem(const Type* array) { return types::Resolve(array)->args[0]; }
 
-// The value of an Int literal, or of a negated one (`-2`, folded as Unary
-// folds it), when it fits an instruction's signed 16-bit operand.
+}  // namespace
+
 std::optional<int64_t> SmallIntConstant(const Expr& e) {
   std::optional<int64_t> v;
   if (e.kind == Expr::Kind::kInt) v = e.int_value;
@@ -42,8 +42,6 @@ std::optional<int64_t> SmallIntConstant(const Expr& e) {
   if (v && *v >= INT16_MIN && *v <= INT16_MAX) return v;
   return std::nullopt;
 }
-
-}  // namespace
 
 const Expr* TransposeArgument(const Expr& e) {
   if (e.kind != Expr::Kind::kCall || e.builtin != static_cast<int>(BuiltinId::kTranspose) ||

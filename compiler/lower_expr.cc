@@ -398,6 +398,43 @@ std::optional<Fused> FusedFor(lang::BinaryOp op, bool when_true) {
   }
 }
 
+// The test of an Int against a constant on its right, jumping when
+// `R OP k` is jump_if: its opcode.
+Op ConstantBranch(lang::BinaryOp op, bool jump_if) {
+  using lang::BinaryOp;
+  switch (op) {
+    case BinaryOp::kLt:
+      return jump_if ? Op::JLTK_I : Op::JGEK_I;
+    case BinaryOp::kLe:
+      return jump_if ? Op::JLEK_I : Op::JGTK_I;
+    case BinaryOp::kGt:
+      return jump_if ? Op::JGTK_I : Op::JLEK_I;
+    case BinaryOp::kGe:
+      return jump_if ? Op::JGEK_I : Op::JLTK_I;
+    case BinaryOp::kEq:
+      return jump_if ? Op::JEQK_I : Op::JNEK_I;
+    default:  // kNe
+      return jump_if ? Op::JNEK_I : Op::JEQK_I;
+  }
+}
+
+// `k OP x` as `x OP' k`.
+lang::BinaryOp Mirrored(lang::BinaryOp op) {
+  using lang::BinaryOp;
+  switch (op) {
+    case BinaryOp::kLt:
+      return BinaryOp::kGt;
+    case BinaryOp::kLe:
+      return BinaryOp::kGe;
+    case BinaryOp::kGt:
+      return BinaryOp::kLt;
+    case BinaryOp::kGe:
+      return BinaryOp::kLe;
+    default:  // == and != are symmetric
+      return op;
+  }
+}
+
 }  // namespace
 
 void FunctionCompiler::Branch(const Expr& e, bool jump_if, Label& label) {
@@ -430,6 +467,21 @@ void FunctionCompiler::Branch(const Expr& e, bool jump_if, Label& label) {
     bool scalar = k == types::Kind::kInt || k == types::Kind::kBool ||
                   (k == types::Kind::kTuple && types::Resolve(operand)->args.empty());
     std::optional<Fused> fused = FusedFor(op, jump_if);
+    // An Int against a small constant on either side: one instruction that
+    // holds the constant (a literal has no effect to keep in order).
+    if (k == types::Kind::kInt && fused) {
+      const std::optional<int64_t> right = SmallIntConstant(*e.rhs);
+      const std::optional<int64_t> left = right ? std::nullopt : SmallIntConstant(*e.lhs);
+      if (right || left) {
+        int mark = top_;
+        Operand x = Eval(right ? *e.lhs : *e.rhs, true);
+        const int64_t constant = right ? *right : *left;
+        EmitJump(ConstantBranch(right ? op : Mirrored(op), jump_if), x.reg,
+                 static_cast<uint16_t>(static_cast<int16_t>(constant)), label);
+        SetTop(mark);
+        return;
+      }
+    }
     if (scalar && fused) {
       int mark = top_;
       Operand a = Eval(*e.lhs, true);

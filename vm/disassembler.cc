@@ -13,8 +13,8 @@ namespace {
 
 // What each operand names: r register, i immediate or count, j jump offset,
 // k constant, s string, f function, n native, g global, t type, d dtype,
-// c capture, field or argument index, o an opcode (shown by name, so that a
-// listing does not change when opcodes are added), '-' unused.
+// c capture, field or argument index, I a signed 16-bit immediate, o an opcode (shown by name, so
+// that a listing does not change when opcodes are added), '-' unused.
 const char* OperandKinds(Op op) {
   switch (op) {
     case Op::NOP:
@@ -55,6 +55,13 @@ const char* OperandKinds(Op op) {
     case Op::JEQ_I:
     case Op::JNE_I:
       return "rrj";
+    case Op::JLTK_I:
+    case Op::JLEK_I:
+    case Op::JGTK_I:
+    case Op::JGEK_I:
+    case Op::JEQK_I:
+    case Op::JNEK_I:
+      return "rIj";
     case Op::CALL:
     case Op::TAILCALL:
     case Op::CLOSURE:
@@ -211,6 +218,9 @@ void AppendInstr(std::string* out, const Module& m, const Function& f, size_t pc
         break;
       case 'i':
         operands.push_back(absl::StrCat(v));
+        break;
+      case 'I':
+        operands.push_back(absl::StrCat(static_cast<int16_t>(v)));
         break;
       case 'c':
         operands.push_back(absl::StrCat("#", v));

@@ -373,6 +373,30 @@ bool Vm::Execute(Value* result) {
     if (RA != RB) pc += ins.sc();
     DISPATCH();
   }
+  CASE(JLTK_I) {
+    if (AsInt(RA) < int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JLEK_I) {
+    if (AsInt(RA) <= int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JGTK_I) {
+    if (AsInt(RA) > int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JGEK_I) {
+    if (AsInt(RA) >= int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JEQK_I) {
+    if (AsInt(RA) == int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
+  CASE(JNEK_I) {
+    if (AsInt(RA) != int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    DISPATCH();
+  }
 
   // ---- Calls ----
   CASE(CALL) {

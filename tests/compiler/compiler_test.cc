@@ -91,6 +91,24 @@ TEST(Lower, AddConstant) {
   EXPECT_EQ(Count(*Named(m, "f")[0], Op::ADDK_I), 2);
 }
 
+TEST(Lower, BranchesOnAConstant) {
+  // A condition comparing an Int with a small literal, on either side, is
+  // one constant branch; `!` and `&&` keep it; a large constant does not.
+  vm::Module m = MustCompile(
+      "fn f(x: Int) -> Int = if x < 2 { 1 } else if 0 == x { 2 } else if !(x >= -3) && x != 7 "
+      "{ 3 } else if x > 40000 { 4 } else { 5 }\n"
+      "fn main() { print(f(1)) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  // Past `x < 2`'s arm when x >= 2; past `!(x >= -3) && ...`'s when x >= -3.
+  EXPECT_EQ(Count(f, Op::JGEK_I), 2);
+  EXPECT_EQ(Count(f, Op::JEQK_I), 1);  // past it when x == 7
+  EXPECT_EQ(Count(f, Op::JNEK_I), 1);  // `0 == x`, mirrored
+  EXPECT_EQ(Count(f, Op::JGEK_I) + Count(f, Op::JLTK_I) + Count(f, Op::JEQK_I) +
+                Count(f, Op::JNEK_I) + Count(f, Op::JLEK_I) + Count(f, Op::JGTK_I),
+            4);
+  EXPECT_EQ(Count(f, Op::JLE_I) + Count(f, Op::JLT_I), 1);  // `x > 40000`
+}
+
 TEST(Lower, TypedOpcodes) {
   vm::Module m = MustCompile(
       "fn main() { print((\"a\" + \"b\", (1, \"x\") == (1, \"x\"), 1.5 / 2.0, 7 % 2)) }\n");

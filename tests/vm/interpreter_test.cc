@@ -65,6 +65,26 @@ TEST(Interpreter, IntArithmetic) {
   EXPECT_EQ(Eval({IsBx(Op::LOADI, 0, 5), I(Op::NOP)}, &B::Int), "5\n");
 }
 
+TEST(Interpreter, BranchesOnAConstant) {
+  // R(0) = 1 when `R(1) OP sB` holds (the branch skips the LOADI 0).
+  using B = ModuleBuilder;
+  auto test = [](Op op, int32_t x, int16_t k) {
+    return Eval({IsBx(Op::LOADI, 1, x), IsBx(Op::LOADI, 0, 1),
+                 I(op, 1, static_cast<uint16_t>(k), 1), IsBx(Op::LOADI, 0, 0)},
+                &B::Int);
+  };
+  EXPECT_EQ(test(Op::JLTK_I, -3, -2), "1\n");
+  EXPECT_EQ(test(Op::JLTK_I, -2, -2), "0\n");
+  EXPECT_EQ(test(Op::JLEK_I, -2, -2), "1\n");
+  EXPECT_EQ(test(Op::JGTK_I, 32767, 32766), "1\n");
+  EXPECT_EQ(test(Op::JGTK_I, -32768, -32768), "0\n");
+  EXPECT_EQ(test(Op::JGEK_I, -32768, -32768), "1\n");
+  EXPECT_EQ(test(Op::JEQK_I, -1, -1), "1\n");
+  EXPECT_EQ(test(Op::JEQK_I, 65535, -1), "0\n");  // b's bits are a signed -1
+  EXPECT_EQ(test(Op::JNEK_I, 5, 5), "0\n");
+  EXPECT_EQ(test(Op::JNEK_I, 5, 6), "1\n");
+}
+
 TEST(Interpreter, IntOverflowErrors) {
   const int64_t kMin = std::numeric_limits<int64_t>::min();
   const int64_t kMax = std::numeric_limits<int64_t>::max();
