@@ -117,6 +117,11 @@ void FunctionCompiler::TestPattern(const Pattern& p, int src, const Type* type, 
   type = types::Resolve(type);
   switch (p.kind) {
     case Pattern::Kind::kInt: {
+      // A small literal is the branch's own constant (JNEK_I).
+      if (p.int_value >= INT16_MIN && p.int_value <= INT16_MAX) {
+        EmitJump(Op::JNEK_I, src, static_cast<uint16_t>(static_cast<int16_t>(p.int_value)), fail);
+        return;
+      }
       int mark = top_;
       int k = Alloc(false);
       LoadInt(k, p.int_value);

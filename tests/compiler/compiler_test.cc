@@ -109,6 +109,17 @@ TEST(Lower, BranchesOnAConstant) {
   EXPECT_EQ(Count(f, Op::JLE_I) + Count(f, Op::JLT_I), 1);  // `x > 40000`
 }
 
+TEST(Lower, IntLiteralPatterns) {
+  // A literal pattern that fits 16 bits is a constant branch; a larger one
+  // is loaded and compared.
+  vm::Module m = MustCompile(
+      "fn f(x: Int) -> Int = match x { -3 => 1, 70000 => 2, _ => 0 }\n"
+      "fn main() { print(f(1)) }\n");
+  const vm::Function& f = *Named(m, "f")[0];
+  EXPECT_EQ(Count(f, Op::JNEK_I), 1);
+  EXPECT_EQ(Count(f, Op::JNE_I), 1);
+}
+
 TEST(Lower, TypedOpcodes) {
   vm::Module m = MustCompile(
       "fn main() { print((\"a\" + \"b\", (1, \"x\") == (1, \"x\"), 1.5 / 2.0, 7 % 2)) }\n");
