@@ -116,8 +116,7 @@ JitDrawKernels::JitDrawKernels(jit::Jit* jit)
     : bits_(RandomOf(jit, RandomKernel::kBits)),
       uniform_(RandomOf(jit, RandomKernel::kUniform)),
       gumbel_(RandomOf(jit, RandomKernel::kGumbel)),
-      categorical_(RandomOf(jit, RandomKernel::kCategorical)),
-      log_(jit != nullptr ? jit->UnaryF32(kernels::UnaryOp::kLog) : nullptr) {
+      categorical_(RandomOf(jit, RandomKernel::kCategorical)) {
   if (jit != nullptr) {
     for (kernels::UnaryOp op :
          {kernels::UnaryOp::kLog, kernels::UnaryOp::kExp, kernels::UnaryOp::kLgamma}) {

@@ -59,12 +59,14 @@ class JitDrawKernels final : public random::DrawKernels {
   void Keyed(random::KeyedDraw what, const random::KeyedInput& in, uint32_t* y0, uint32_t* y1,
              size_t n) const override;
   void Unary(kernels::UnaryOp op, const float* in, float* out, size_t n) const override;
-  bool fast() const override { return bits_ != nullptr && uniform_ != nullptr && log_ != nullptr; }
+  bool fast() const override {
+    return bits_ != nullptr && uniform_ != nullptr &&
+           unary_[static_cast<size_t>(kernels::UnaryOp::kLog)] != nullptr;
+  }
 
  private:
   jit::RandomFn bits_, uniform_, gumbel_, categorical_;
   jit::KeyedFn keyed_[3];  // by random::KeyedDraw
-  jit::UnaryF32Fn log_;
   // The unary kernels the samplers use (log, exp, lgamma), by op: looked up
   // here, since a Jit is not thread-safe; nullptr runs the reference's.
   jit::UnaryF32Fn unary_[kernels::kNumUnaryOps] = {};

@@ -72,6 +72,33 @@ struct Arith<double> {
 
 // ---- poisson ----
 
+// The uniforms on [0, 1) of up to kMax elements under one key: element
+// start + idx[p]'s into u[p], as one keyed batch (the same bits as Arith's
+// Uniform). The rejection loops' rounds share a key across elements but keep
+// each element's own counter, and only the elements still in a loop draw.
+class KeyedUniforms {
+ public:
+  static constexpr size_t kMax = 512;
+
+  explicit KeyedUniforms(const DrawKernels& batch) : batch_(batch) {}
+
+  void Draw(Key sub, uint64_t start, const uint32_t* idx, size_t n, float* u) {
+    for (size_t p = 0; p < n; ++p) {
+      const uint64_t i = start + idx[p];
+      k0_[p] = sub.k0;
+      k1_[p] = sub.k1;
+      hi_[p] = static_cast<uint32_t>(i >> 32);
+      lo_[p] = static_cast<uint32_t>(i);
+    }
+    batch_.Keyed(KeyedDraw::kBits, {k0_, k1_, hi_, lo_}, bits_, nullptr, n);
+    for (size_t p = 0; p < n; ++p) u[p] = BitsToUnitFloat(bits_[p]);
+  }
+
+ private:
+  const DrawKernels& batch_;
+  uint32_t k0_[kMax], k1_[kMax], hi_[kMax], lo_[kMax], bits_[kMax];
+};
+
 // Knuth's method for 0 < lam < 10 over a block of elements at a time, so
 // that the hashes and logs of a round run as batches. An element is live
 // while its running sum of logs is > -lam; each round it is live it counts
@@ -80,10 +107,11 @@ struct Arith<double> {
 // own counters under the round's key as one keyed batch.
 void PoissonKnuth(Key k, float lam, uint64_t start, uint64_t count, int32_t* out,
                   const DrawKernels& batch) {
-  constexpr size_t kBlock = 512;
+  constexpr size_t kBlock = KeyedUniforms::kMax;
   RoundKeys keys(k, 2, 0);
+  KeyedUniforms uniforms(batch);
   const float threshold = -lam;
-  uint32_t live[kBlock], x0[kBlock], x1[kBlock], k0[kBlock], k1[kBlock], bits[kBlock];
+  uint32_t live[kBlock];
   float log_prod[kBlock], u[kBlock];
   int32_t rounds[kBlock];
   for (uint64_t base = 0; base < count; base += kBlock) {
@@ -95,16 +123,7 @@ void PoissonKnuth(Key k, float lam, uint64_t start, uint64_t count, int32_t* out
     }
     size_t n_live = 0.0f > threshold ? m : 0;
     for (size_t r = 0; n_live > 0; ++r) {
-      const Key sub = keys.Round(r)[0];
-      for (size_t t = 0; t < n_live; ++t) {
-        const uint64_t i = start + base + live[t];
-        k0[t] = sub.k0;
-        k1[t] = sub.k1;
-        x0[t] = static_cast<uint32_t>(i >> 32);
-        x1[t] = static_cast<uint32_t>(i);
-      }
-      batch.Keyed(KeyedDraw::kBits, {k0, k1, x0, x1}, bits, nullptr, n_live);
-      for (size_t t = 0; t < n_live; ++t) u[t] = BitsToUnitFloat(bits[t]);
+      uniforms.Draw(keys.Round(r)[0], start + base, live, n_live, u);
       batch.Log(u, u, n_live);
       size_t kept = 0;
       for (size_t t = 0; t < n_live; ++t) {
@@ -266,30 +285,19 @@ class TwoUniformRounds {
  public:
   static constexpr size_t kBlock = 256;
 
-  TwoUniformRounds(RoundKeys& keys, const DrawKernels& batch) : keys_(keys), batch_(batch) {}
+  TwoUniformRounds(RoundKeys& keys, const DrawKernels& batch) : keys_(keys), uniforms_(batch) {}
 
   // u[p] and v[p] of round r for elements start + idx[p], p < n.
   void Draw(size_t r, uint64_t start, const uint32_t* idx, size_t n, float* u, float* v) {
     const Key sub[2] = {keys_.Round(r)[0], keys_.Round(r)[1]};
-    for (size_t p = 0; p < n; ++p) {
-      const uint64_t i = start + idx[p];
-      hi_[p] = static_cast<uint32_t>(i >> 32);
-      lo_[p] = static_cast<uint32_t>(i);
-    }
-    for (int which = 0; which < 2; ++which) {
-      std::fill(k0_, k0_ + n, sub[which].k0);
-      std::fill(k1_, k1_ + n, sub[which].k1);
-      batch_.Keyed(KeyedDraw::kBits, {k0_, k1_, hi_, lo_}, bits_, nullptr, n);
-      float* out = which == 0 ? u : v;
-      const float shift = which == 0 ? 0.5f : 0.0f;
-      for (size_t p = 0; p < n; ++p) out[p] = BitsToUnitFloat(bits_[p]) - shift;
-    }
+    uniforms_.Draw(sub[0], start, idx, n, u);
+    for (size_t p = 0; p < n; ++p) u[p] = u[p] - 0.5f;
+    uniforms_.Draw(sub[1], start, idx, n, v);
   }
 
  private:
   RoundKeys& keys_;
-  const DrawKernels& batch_;
-  uint32_t k0_[kBlock], k1_[kBlock], hi_[kBlock], lo_[kBlock], bits_[kBlock];
+  KeyedUniforms uniforms_;
 };
 
 // PoissonRejectionAt over a range: every round one batch of the elements
@@ -348,7 +356,8 @@ template <typename CountOf>
 void InversionRounds(RoundKeys& keys, float log1mq, uint64_t block_start, const uint32_t* elems,
                      size_t n, CountOf count_of, float* out, const DrawKernels& batch) {
   constexpr size_t kBlock = TwoUniformRounds::kBlock;
-  uint32_t live[kBlock], k0[kBlock], k1[kBlock], hi[kBlock], lo[kBlock], bits[kBlock];
+  KeyedUniforms uniforms(batch);
+  uint32_t live[kBlock], at[kBlock];
   float u[kBlock], num_geom[kBlock], geom_sum[kBlock];
   size_t n_live = 0;
   for (size_t t = 0; t < n; ++t) {
@@ -357,16 +366,8 @@ void InversionRounds(RoundKeys& keys, float log1mq, uint64_t block_start, const 
     if (geom_sum[t] <= count_of(t)) live[n_live++] = static_cast<uint32_t>(t);
   }
   for (size_t r = 0; n_live > 0; ++r) {
-    const Key sub = keys.Round(r)[0];
-    for (size_t p = 0; p < n_live; ++p) {
-      const uint64_t i = block_start + elems[live[p]];
-      k0[p] = sub.k0;
-      k1[p] = sub.k1;
-      hi[p] = static_cast<uint32_t>(i >> 32);
-      lo[p] = static_cast<uint32_t>(i);
-    }
-    batch.Keyed(KeyedDraw::kBits, {k0, k1, hi, lo}, bits, nullptr, n_live);
-    for (size_t p = 0; p < n_live; ++p) u[p] = BitsToUnitFloat(bits[p]);
+    for (size_t p = 0; p < n_live; ++p) at[p] = elems[live[p]];
+    uniforms.Draw(keys.Round(r)[0], block_start, at, n_live, u);
     batch.Log(u, u, n_live);
     size_t kept = 0;
     for (size_t p = 0; p < n_live; ++p) {
