@@ -99,6 +99,10 @@ class FunctionCompiler {
   int Emit(vm::Instr instr, std::optional<Span> at = std::nullopt);
   void EmitJump(vm::Op op, int a, int b, Label& label, std::optional<Span> at = std::nullopt);
   void Bind(Label& label);
+  // Points the jump at `pc` to `target`.
+  void SetJumpTarget(int pc, int target);
+  // A self tail call's jump back to loop_start_.
+  void EmitLoopJump(Span at);
   void Release(int r);
   void Move(int dst, int src, bool ref);  // moves (x = 1) when a reference
   void LoadInt(int dst, int64_t value);
@@ -141,6 +145,11 @@ class FunctionCompiler {
   bool Ref(const Type* t);       // a reference register class
 
   // ---- Calls and builtins (lower_call.cc) ----
+  // Whether evaluating `e` reads register `reg` (a variable held there).
+  bool ReadsRegister(const Expr& e, int reg);
+  // Whether Into(e, {reg}) reads everything it reads before it writes reg,
+  // so that `e` may read reg itself.
+  static bool IsIntoSafe(const Expr& e);
   void Call(const Expr& e, Dest dest);
   // A direct call of an `extern fn`: CALLN of its host native, here, so
   // that each call site is its own site (per-site host state).
@@ -313,6 +322,9 @@ class FunctionCompiler {
   std::vector<const Pattern*> unboxed_params_;
   absl::flat_hash_map<const Pattern*, int> pairs_;
   int loop_start_ = 0;
+  // The jumps emitted to labels not yet bound, and their labels (which live
+  // until bound): a copy of such a jump joins its label (EmitLoopJump).
+  absl::flat_hash_map<int, Label*> unbound_jumps_;
 };
 
 // State shared by every function of one compilation.

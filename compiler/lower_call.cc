@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/internal.h"
+#include "lang/ast_walk.h"
 
 namespace alea::compiler {
 
@@ -89,6 +90,40 @@ std::optional<BuiltinId> FunctionCompiler::Resolve(const Expr& e, const std::str
   }
   if (param_of_arg != nullptr) *param_of_arg = mapping.param_of_arg;
   return id;
+}
+
+bool FunctionCompiler::ReadsRegister(const Expr& e, int reg) {
+  bool reads = false;
+  lang::WalkExpr(e, [&](const Expr& use) {
+    if (reads || use.kind != Expr::Kind::kName || use.name_kind != lang::NameKind::kLocal ||
+        use.binding == nullptr) {
+      return;
+    }
+    // Locals bound inside `e` have no register yet: they are not `reg`.
+    auto it = vars_.find(KeyOfUse(use));
+    if (it == vars_.end()) it = vars_.find(VarKey(use.binding, ""));
+    reads = it != vars_.end() && it->second == reg;
+  });
+  return reads;
+}
+
+bool FunctionCompiler::IsIntoSafe(const Expr& e) {
+  // Each of these reads its operands (into temporaries, or in their own
+  // registers) before its one instruction writes the destination. `&&` and
+  // `||` write it before reading their right side.
+  switch (e.kind) {
+    case Expr::Kind::kInt:
+    case Expr::Kind::kFloat:
+    case Expr::Kind::kBool:
+    case Expr::Kind::kUnit:
+    case Expr::Kind::kName:
+    case Expr::Kind::kUnary:
+      return true;
+    case Expr::Kind::kBinary:
+      return e.binary_op != lang::BinaryOp::kAnd && e.binary_op != lang::BinaryOp::kOr;
+    default:
+      return false;
+  }
 }
 
 void FunctionCompiler::Call(const Expr& e, Dest dest) {
@@ -201,6 +236,13 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     std::vector<const Type*> type_args;
     for (const Type* a : callee.type_args) type_args.push_back(T(a));
     int f = pc_.FunctionInstance(callee.fn, std::move(type_args));
+    // A result bound for the top register (a temporary or a new variable,
+    // which nothing reads yet) is computed there: the window starts at it,
+    // and the result lands in place, with no MOVE after the CALL.
+    if (!dest.tail && dest.reg == top_ - 1 && classes_[dest.reg] == (refs[0] ? 1 : 0) &&
+        Ref(e.type) == refs[0]) {
+      SetTop(dest.reg);
+    }
     int base = AllocWindow(refs);
     uint16_t n = static_cast<uint16_t>(args.size() + (pass_state ? 1 : 0));
     // A self tail call is a loop: the arguments become the parameters (same
@@ -227,6 +269,19 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       in_place[i] = same && (!Ref(a.type) || last_uses_.contains(&a) ||
                              (unboxed_param(i) && a.binding == unboxed_params_[i]));
     }
+    // A plain argument goes straight into its parameter's register when
+    // nothing evaluated after it reads that register: `acc + i * i % 7` into
+    // acc's, `i + 1` through a temporary, since the later argument reads i.
+    std::vector<bool> direct(n, false);
+    for (size_t i = 0; self_loop && i < args.size(); ++i) {
+      const int reg = static_cast<int>(i);
+      if (in_place[i] || unboxed_param(i) || IsRefReg(reg)) continue;
+      bool later_reads = !IsIntoSafe(*args[i]) && ReadsRegister(*args[i], reg);
+      for (size_t j = i + 1; j < args.size() && !later_reads; ++j) {
+        later_reads = ReadsRegister(*args[j], reg);
+      }
+      direct[i] = !later_reads;
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       if (in_place[i]) continue;
       int window_mark = top_;
@@ -236,7 +291,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
         loop_words[i] = UnboxedPair(*args[i]);
         continue;
       }
-      IntoReg(*args[i], base + static_cast<int>(i));
+      IntoReg(*args[i], direct[i] ? static_cast<int>(i) : base + static_cast<int>(i));
       SetTop(window_mark);
     }
     // The callee's ambient stream: this site's state, as words when the
@@ -253,7 +308,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
       }
       if (self_loop) {
         for (int i = 0; i < n; ++i) {
-          if (in_place[i]) continue;
+          if (in_place[i] || direct[i]) continue;
           if (loop_ambient >= 0 && i == static_cast<int>(args.size())) {
             // The box was released above; the words go on.
             Move(ambient_entry_, loop_ambient, false);
@@ -271,8 +326,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
             Emit(Instr::ABC(Op::PEEK, pairs_[unboxed_params_[i]], static_cast<uint16_t>(i), 0));
           }
         }
-        Emit(Instr::AsBx(Op::JMP, 0, loop_start_ - (static_cast<int32_t>(fn_.code.size()) + 1)),
-             e.span);
+        EmitLoopJump(e.span);
       } else {
         Emit(Instr::ABC(Op::TAILCALL, base, static_cast<uint16_t>(f), n), e.span);
       }

@@ -103,6 +103,12 @@ void FunctionCompiler::Into(const Expr& e, Dest dest) {
       return Done(dest, r);
     }
     case Expr::Kind::kName: {
+      // A variable in tail position is returned from its own register (a
+      // reference at its last use: RET takes the variable's reference).
+      if (dest.tail && e.name_kind == lang::NameKind::kLocal && UnboxedPair(e) < 0) {
+        const int v = VarReg(e);
+        if (v >= 0 && (!Ref(e.type) || last_uses_.contains(&e))) return Return(v);
+      }
       int r = Target(dest, e.type);
       Name(e, r);
       return Done(dest, r);
@@ -492,10 +498,10 @@ void FunctionCompiler::Branch(const Expr& e, bool jump_if, Label& label) {
       return;
     }
   }
+  // A Bool variable is tested in its own register.
   int mark = top_;
-  int t = Alloc(false);
-  IntoReg(e, t);
-  EmitJump(jump_if ? Op::JMPIF : Op::JMPIFNOT, t, 0, label);
+  Operand t = Eval(e, true);
+  EmitJump(jump_if ? Op::JMPIF : Op::JMPIFNOT, t.reg, 0, label);
   SetTop(mark);
 }
 

@@ -340,61 +340,69 @@ bool Vm::Execute(Value* result) {
   }
 
   // ---- Control ----
+  // A backward jump closes a loop (a self tail call's JMP, or its test
+  // repeated at the back edge: compiler/emit.cc EmitLoopJump), so it polls
+  // for an interrupt or the instruction limit.
+#define JUMP(offset)                                                                         \
+  do {                                                                                       \
+    const int32_t jump_offset = (offset);                                                    \
+    if (jump_offset < 0 && ABSL_PREDICT_FALSE(interrupt_.load(std::memory_order_relaxed) ||  \
+                                              instructions_ + count > instruction_limit_)) { \
+      SAVE(); /* at the jump: an error names the loop's call */                              \
+      if (!Poll()) goto fail;                                                                \
+    }                                                                                        \
+    pc += jump_offset;                                                                       \
+  } while (0)
   CASE(JMP) {
-    pc += ins.sbx();
-    if (ins.sbx() < 0 && ABSL_PREDICT_FALSE(interrupt_.load(std::memory_order_relaxed) ||
-                                            instructions_ + count > instruction_limit_)) {
-      SAVE();
-      if (!Poll()) goto fail;
-    }
+    JUMP(ins.sbx());
     DISPATCH();
   }
   CASE(JMPIF) {
-    if (RA != 0) pc += ins.sbx();
+    if (RA != 0) JUMP(ins.sbx());
     DISPATCH();
   }
   CASE(JMPIFNOT) {
-    if (RA == 0) pc += ins.sbx();
+    if (RA == 0) JUMP(ins.sbx());
     DISPATCH();
   }
   CASE(JLT_I) {
-    if (AsInt(RA) < AsInt(RB)) pc += ins.sc();
+    if (AsInt(RA) < AsInt(RB)) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JLE_I) {
-    if (AsInt(RA) <= AsInt(RB)) pc += ins.sc();
+    if (AsInt(RA) <= AsInt(RB)) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JEQ_I) {
-    if (RA == RB) pc += ins.sc();
+    if (RA == RB) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JNE_I) {
-    if (RA != RB) pc += ins.sc();
+    if (RA != RB) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JLTK_I) {
-    if (AsInt(RA) < int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) < int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JLEK_I) {
-    if (AsInt(RA) <= int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) <= int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JGTK_I) {
-    if (AsInt(RA) > int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) > int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JGEK_I) {
-    if (AsInt(RA) >= int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) >= int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JEQK_I) {
-    if (AsInt(RA) == int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) == int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(JNEK_I) {
-    if (AsInt(RA) != int64_t{static_cast<int16_t>(B)}) pc += ins.sc();
+    if (AsInt(RA) != int64_t{static_cast<int16_t>(B)}) JUMP(ins.sc());
     DISPATCH();
   }
 
@@ -643,7 +651,7 @@ bool Vm::Execute(Value* result) {
     DISPATCH();
   }
   CASE(JNTAG) {
-    if (AsObject(RA)->tag != B) pc += ins.sc();
+    if (AsObject(RA)->tag != B) JUMP(ins.sc());
     DISPATCH();
   }
   CASE(SWITCH) {

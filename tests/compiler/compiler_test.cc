@@ -162,8 +162,24 @@ TEST(Lower, TailCalls) {
   const vm::Function& loop = *Named(m, "loop")[0];
   EXPECT_EQ(Count(loop, Op::TAILCALL), 0);
   EXPECT_EQ(Count(loop, Op::CALL), 0);
-  ASSERT_EQ(loop.code.back().op, Op::JMP);
-  EXPECT_EQ(loop.code.back().sbx(), -static_cast<int32_t>(loop.code.size()));
+  // The back edge repeats the test at the start (JNEK_I to the body), then
+  // jumps past it: one dispatch per iteration on the way round.
+  ASSERT_GE(loop.code.size(), 3u);
+  const size_t last = loop.code.size() - 1;
+  ASSERT_EQ(loop.code[last].op, Op::JMP);
+  EXPECT_EQ(static_cast<int32_t>(last) + 1 + loop.code[last].sbx(), 1);
+  const vm::Instr head = loop.code[0], back = loop.code[last - 1];
+  ASSERT_EQ(head.op, Op::JNEK_I);
+  ASSERT_EQ(back.op, Op::JNEK_I);
+  EXPECT_EQ(back.a, head.a);
+  EXPECT_EQ(back.b, head.b);
+  EXPECT_EQ(static_cast<int32_t>(last - 1) + 1 + back.sc(), 1 + head.sc());
+  // `acc + i` is computed in acc's register; `i - 1` in a temporary, since
+  // `acc + i` reads i after it; one MOVE puts it in place. `acc` is returned
+  // from its own register.
+  EXPECT_EQ(Count(loop, Op::MOVE), 1);
+  EXPECT_EQ(loop.code[1].op, Op::RET);
+  EXPECT_EQ(loop.code[1].a, 1);
   // Tail calls to other functions and to closures reuse the frame.
   EXPECT_EQ(Count(*Named(m, "even")[0], Op::TAILCALL), 1);
   EXPECT_EQ(Count(*Named(m, "apply")[0], Op::TAILCALLC), 1);
