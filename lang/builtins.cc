@@ -1,7 +1,12 @@
 #include "lang/builtins.h"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -207,38 +212,61 @@ class SigParser {
   absl::flat_hash_map<std::string, Type*> vars_;
 };
 
+// Every builtin's id, ordered by name and then by table order, computed by
+// the compiler: BuiltinOverloads is a binary search with no start-up cost.
+constexpr std::array<BuiltinId, kBuiltinCount> kByName = [] {
+  std::array<BuiltinId, kBuiltinCount> ids{};
+  for (size_t i = 0; i < ids.size(); ++i) ids[i] = kRaw[i].id;
+  std::sort(ids.begin(), ids.end(), [](BuiltinId a, BuiltinId b) {
+    const std::string_view x = kRaw[static_cast<size_t>(a)].name;
+    const std::string_view y = kRaw[static_cast<size_t>(b)].name;
+    return x < y || (x == y && a < b);
+  });
+  return ids;
+}();
+
+// The entries are laid out on first use; a signature is parsed the first
+// time its builtin is asked for (GetBuiltin), since a program uses a few of
+// the hundreds and parsing them all took a third of `alea run
+// hello.alea`'s own time. Entries never move, so a returned reference stays
+// valid; one mutex serializes the parsing (the store is shared), and each
+// entry's flag publishes it to threads that skip the lock.
 struct Table {
   types::TypeStore store;
   std::vector<Builtin> builtins;
-  absl::flat_hash_map<std::string_view, std::vector<BuiltinId>> by_name;
-  std::vector<std::string_view> names;
+  std::unique_ptr<std::atomic<bool>[]> parsed { new std::atomic<bool>[ kBuiltinCount ] };
+  std::mutex parse_mutex;
 
   Table() {
-    builtins.reserve(kBuiltinCount);
+    builtins.resize(kBuiltinCount);
     for (const RawEntry& raw : kRaw) {
-      Builtin b;
+      Builtin& b = builtins[static_cast<size_t>(raw.id)];
       b.id = raw.id;
       b.name = raw.name;
       b.signature = raw.signature;
       b.flags = raw.flags;
       b.native = raw.native;
-      SigParser(raw.signature, store).Parse(b);
-      builtins.push_back(std::move(b));
-      std::vector<BuiltinId>& overloads = by_name[raw.name];
-      if (overloads.empty() &&
-          (std::isalpha(static_cast<unsigned char>(raw.name[0])) || raw.name[0] == '_')) {
-        names.push_back(raw.name);
-      }
-      overloads.push_back(raw.id);
+      parsed[static_cast<size_t>(raw.id)].store(false, std::memory_order_relaxed);
     }
+  }
+
+  const Builtin& Get(BuiltinId id) {
+    const size_t i = static_cast<size_t>(id);
+    if (!parsed[i].load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(parse_mutex);
+      if (!parsed[i].load(std::memory_order_relaxed)) {
+        SigParser(builtins[i].signature, store).Parse(builtins[i]);
+        parsed[i].store(true, std::memory_order_release);
+      }
+    }
+    return builtins[i];
   }
 };
 
 // Built on first use, not at start-up (docs/decisions.md "Build and tests": no
-// static initializers on the start-up path); immutable afterwards, so threads
-// may share it.
-const Table& GetTable() {
-  static const Table* table = new Table();
+// static initializers on the start-up path).
+Table& GetTable() {
+  static Table* table = new Table();
   return *table;
 }
 
@@ -275,16 +303,31 @@ Tri TensorDataDType(const Type* data, types::DType* dtype) {
   }
 }
 
-const Builtin& GetBuiltin(BuiltinId id) { return GetTable().builtins[static_cast<size_t>(id)]; }
+const Builtin& GetBuiltin(BuiltinId id) { return GetTable().Get(id); }
 
 absl::Span<const BuiltinId> BuiltinOverloads(std::string_view name) {
-  const Table& table = GetTable();
-  auto it = table.by_name.find(name);
-  if (it == table.by_name.end()) return {};
-  return it->second;
+  auto name_of = [](BuiltinId id) { return std::string_view(kRaw[static_cast<size_t>(id)].name); };
+  const BuiltinId* first =
+      std::lower_bound(kByName.data(), kByName.data() + kByName.size(), name,
+                       [&](BuiltinId id, std::string_view n) { return name_of(id) < n; });
+  const BuiltinId* last = first;
+  while (last != kByName.data() + kByName.size() && name_of(*last) == name) ++last;
+  return absl::Span<const BuiltinId>(first, static_cast<size_t>(last - first));
 }
 
-const std::vector<std::string_view>& BuiltinNames() { return GetTable().names; }
+const std::vector<std::string_view>& BuiltinNames() {
+  // In table order, each once: only "did you mean" and completion ask.
+  static const std::vector<std::string_view>* names = [] {
+    auto* out = new std::vector<std::string_view>;
+    for (const RawEntry& raw : kRaw) {
+      const std::string_view name = raw.name;
+      const bool word = std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_';
+      if (word && BuiltinOverloads(name).front() == raw.id) out->push_back(name);
+    }
+    return out;
+  }();
+  return *names;
+}
 
 std::string DescribeBuiltin(const Builtin& builtin) { return std::string(builtin.signature); }
 
