@@ -175,6 +175,12 @@ class FunctionCompiler {
     int reg;
     int64_t imm;
     bool moved = false;
+    // A borrowed reference passed in a plain register, without COPY and
+    // RELEASE: its own register keeps it alive through the call, and
+    // unwinding releases only that one. Only for values no native writes
+    // into or keeps (closures); a counted copy tells a native that a
+    // reference count of 1 is not its own.
+    bool uncounted = false;
     static NativeArg Reg(int r) { return {r, 0}; }
     static NativeArg Imm(int64_t v) { return {-1, v}; }
     static NativeArg Moved(int r) { return {r, 0, true}; }

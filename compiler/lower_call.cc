@@ -585,7 +585,14 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
   // A native call on the arguments and trailing type descriptors.
   auto native = [&](const char* name, std::vector<const Type*> descs) {
     std::vector<NativeArg> native_args;
-    for (int a : args) native_args.push_back(NativeArg::Reg(a));
+    for (size_t i = 0; i < args.size(); ++i) {
+      native_args.push_back(NativeArg::Reg(args[i]));
+      // A function is passed uncounted: no native reuses or keeps a closure
+      // it was lent (other references tell a native, by a count of 1,
+      // that it may write into them).
+      native_args.back().uncounted = args[i] >= 0 && i < site->args.size() &&
+                                     types::Resolve(site->args[i])->kind == types::Kind::kFunction;
+    }
     // The arguments were evaluated by OwnsFirstOperand(id), before the native
     // was chosen; natives.def says what the native does. They must agree
     // (checked in the sanitizer build, which keeps asserts).
@@ -755,7 +762,7 @@ void FunctionCompiler::ExternCall(const Expr& e, const lang::FnDecl& fn,
 int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,
                                      const std::vector<NativeArg>& args) {
   std::vector<bool> refs = lead;
-  for (const NativeArg& a : args) refs.push_back(a.reg >= 0 && IsRefReg(a.reg));
+  for (const NativeArg& a : args) refs.push_back(a.reg >= 0 && IsRefReg(a.reg) && !a.uncounted);
   int base = AllocWindow(refs);
   for (size_t i = 0; i < args.size(); ++i) {
     int to = base + static_cast<int>(lead.size() + i);
@@ -764,6 +771,8 @@ int FunctionCompiler::BorrowedWindow(const std::vector<bool>& lead,
     } else if (IsRefReg(args[i].reg)) {
       if (args[i].moved) {
         Move(to, args[i].reg, true);
+      } else if (args[i].uncounted) {
+        Move(to, args[i].reg, false);
       } else {
         Emit(Instr::ABC(Op::COPY, to, args[i].reg, 0));
       }
@@ -784,7 +793,13 @@ bool FunctionCompiler::OwnsFirstOperand(BuiltinId id) {
 void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
                                   bool result_ref, int dst, Span at) {
   int mark = top_;
-  // Natives borrow: references are second ones, released after the call.
+  // A result bound for the top register (a temporary or a new variable)
+  // lands there: the window starts at it.
+  bool dst_is_arg = false;
+  for (const NativeArg& a : args) dst_is_arg |= a.reg == dst;
+  if (dst == top_ - 1 && classes_[dst] == (result_ref ? 1 : 0) && !dst_is_arg) SetTop(dst);
+  // Natives borrow: references are second ones, released after the call
+  // (but uncounted closures).
   int base = BorrowedWindow({result_ref}, args);
   Emit(Instr::ABC(Op::CALLN, base, pc_.Native(name), static_cast<uint16_t>(args.size())), at);
   // An owning native's first argument register is null after the call.

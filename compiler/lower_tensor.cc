@@ -247,6 +247,11 @@ std::optional<vm::FusedNode> FunctionCompiler::ElementwiseNode(BuiltinId id) {
 FunctionCompiler::Operand FunctionCompiler::EvalConsumable(const Expr& e, bool borrow_ok) {
   if (e.kind == Expr::Kind::kName && e.name_kind == lang::NameKind::kLocal &&
       last_uses_.contains(&e) && Ref(e.type)) {
+    // A variable at its last use is consumed from its own register (the
+    // consumer nulls it, or Free releases it), as a temporary would be.
+    if (UnboxedPair(e) < 0) {
+      if (const int r = VarReg(e); r >= 0) return Operand{r, true};
+    }
     return Eval(e, false);  // Name moves a last use into the temporary
   }
   return Eval(e, borrow_ok);

@@ -101,8 +101,16 @@ Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
   }
   uint64_t bytes = sizeof(Object) + payload_bytes;
   if (!WithinBudget(bytes)) return Refuse(bytes, true);
-  // calloc: zeroed slots are null references and masks that own nothing.
-  auto* o = static_cast<Object*>(std::calloc(1, bytes));
+  // Zeroed: null slots are null references, and masks own nothing.
+  Object* o;
+  if (const int size_class = PoolClass(kind, bytes); size_class >= 0 && pool_[size_class]) {
+    o = pool_[size_class];
+    pool_[size_class] = *reinterpret_cast<Object**>(o);
+    std::memset(o, 0, static_cast<size_t>(size_class + 1) * kPoolGranule);
+  } else {
+    const size_t block = size_class >= 0 ? (size_class + 1) * kPoolGranule : bytes;
+    o = static_cast<Object*>(std::calloc(1, block));
+  }
   if (o == nullptr) return Refuse(bytes, false);
   o->refcount = 1;
   o->kind = kind;
@@ -195,6 +203,13 @@ Object* Heap::MakeNullary(uint16_t tag) {
 
 Heap::~Heap() {
   for (Object* o : nullary_) std::free(o);
+  for (Object* head : pool_) {
+    while (head != nullptr) {
+      Object* next = *reinterpret_cast<Object**>(head);
+      std::free(head);
+      head = next;
+    }
+  }
   DropParked();
   for (const SpareBlock& s : spare_blocks_) std::free(s.block);
 }
@@ -380,7 +395,10 @@ void Heap::Free(Object* root) {
     }
     const uint64_t bytes = SizeOf(o);
     bytes_live_ -= bytes;
-    if (o->kind == ObjKind::kTensor && bytes >= kMinSpareBlock && !Head(o)->host_view) {
+    if (const int size_class = PoolClass(o->kind, bytes); size_class >= 0) {
+      *reinterpret_cast<Object**>(o) = pool_[size_class];
+      pool_[size_class] = o;
+    } else if (o->kind == ObjKind::kTensor && bytes >= kMinSpareBlock && !Head(o)->host_view) {
       KeepSpare(o, bytes);
     } else {
       std::free(o);
