@@ -172,15 +172,6 @@ void FunctionCompiler::LoadFloat(int dst, double value) {
   Emit(vm::Instr::ABC(vm::Op::LOADK, dst, pc_.Constant(std::bit_cast<uint64_t>(value)), 0));
 }
 
-void FunctionCompiler::ReleaseAllExcept(std::initializer_list<int> keep) {
-  for (int r = 0; r < top_; ++r) {
-    if (classes_[r] != 1) continue;
-    bool kept = false;
-    for (int k : keep) kept |= k == r;
-    if (!kept) Release(r);
-  }
-}
-
 void FunctionCompiler::ReleaseRange(int from, int to, int except) {
   for (int r = from; r < to; ++r) {
     if (classes_[r] == 1 && r != except) Release(r);
@@ -199,7 +190,8 @@ int FunctionCompiler::FixResult(int window, const Type* result_type) {
 }
 
 void FunctionCompiler::Return(int reg) {
-  ReleaseAllExcept({reg});
+  // RET releases the frame's other references itself (every reference
+  // register but R(a)), so no RELEASE precedes it.
   Emit(vm::Instr::ABC(vm::Op::RET, reg, 0, 0));
 }
 

@@ -107,9 +107,6 @@ class FunctionCompiler {
   void Move(int dst, int src, bool ref);  // moves (x = 1) when a reference
   void LoadInt(int dst, int64_t value);
   void LoadFloat(int dst, double value);
-  // Releases every reference register below the top except those in `keep`
-  // (before RET and tail calls: the frame's other references die).
-  void ReleaseAllExcept(std::initializer_list<int> keep);
   void ReleaseRange(int from, int to, int except);
   // A register moved out of a call window whose class differs from the result's.
   int FixResult(int window, const Type* result_type);

@@ -354,6 +354,12 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   bool borrow = true;
   for (const Expr* arg : args) borrow = borrow && SafeToBorrow(callee, {arg});
   Operand c = Eval(callee, borrow);
+  // As for a direct call: a result bound for the top register lands there
+  // (the callee is then a variable's register, below it).
+  if (!c.owned && c.reg != dest.reg && dest.reg == top_ - 1 &&
+      classes_[dest.reg] == (refs[0] ? 1 : 0) && Ref(e.type) == refs[0]) {
+    SetTop(dest.reg);
+  }
   int base = AllocWindow(refs);
   ArgsInto(args, base);
   Emit(Instr::ABC(Op::CALLC, base, c.reg, n), e.span);
