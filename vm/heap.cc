@@ -103,13 +103,16 @@ Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
   if (!WithinBudget(bytes)) return Refuse(bytes, true);
   // Zeroed: null slots are null references, and masks own nothing.
   Object* o;
-  if (const int size_class = PoolClass(kind, bytes); size_class >= 0 && pool_[size_class]) {
+  if (const int size_class = PoolClass(kind, bytes); size_class >= 0) {
+    const size_t block = static_cast<size_t>(size_class + 1) * kPoolGranule;
+    if (pool_[size_class] == nullptr) RefillPool(size_class);
     o = pool_[size_class];
-    pool_[size_class] = *reinterpret_cast<Object**>(o);
-    std::memset(o, 0, static_cast<size_t>(size_class + 1) * kPoolGranule);
+    if (o != nullptr) {
+      pool_[size_class] = *reinterpret_cast<Object**>(o);
+      std::memset(o, 0, block);
+    }
   } else {
-    const size_t block = size_class >= 0 ? (size_class + 1) * kPoolGranule : bytes;
-    o = static_cast<Object*>(std::calloc(1, block));
+    o = static_cast<Object*>(std::calloc(1, bytes));
   }
   if (o == nullptr) return Refuse(bytes, false);
   o->refcount = 1;
@@ -201,15 +204,24 @@ Object* Heap::MakeNullary(uint16_t tag) {
   return o;
 }
 
+void Heap::RefillPool(int size_class) {
+  // A slab of blocks of this class, linked into its free list; slabs are
+  // only freed with the heap. Under AddressSanitizer nothing is pooled.
+  const size_t block = static_cast<size_t>(size_class + 1) * kPoolGranule;
+  const size_t count = kSlabBytes / block;
+  auto* slab = static_cast<char*>(std::malloc(count * block));
+  if (slab == nullptr) return;
+  slabs_.push_back(slab);
+  for (size_t i = count; i-- > 0;) {
+    auto* o = reinterpret_cast<Object*>(slab + i * block);
+    *reinterpret_cast<Object**>(o) = pool_[size_class];
+    pool_[size_class] = o;
+  }
+}
+
 Heap::~Heap() {
   for (Object* o : nullary_) std::free(o);
-  for (Object* head : pool_) {
-    while (head != nullptr) {
-      Object* next = *reinterpret_cast<Object**>(head);
-      std::free(head);
-      head = next;
-    }
-  }
+  for (void* slab : slabs_) std::free(slab);
   DropParked();
   for (const SpareBlock& s : spare_blocks_) std::free(s.block);
 }

@@ -131,6 +131,11 @@ class Heap {
 #endif
   }
   std::array<Object*, kMaxPooledBytes / kPoolGranule> pool_{};
+  // Blocks are carved from slabs of kSlabBytes (malloc'd, freed with the
+  // heap): a fresh small object costs a pop, not a malloc.
+  static constexpr size_t kSlabBytes = size_t{64} << 10;
+  std::vector<void*> slabs_;
+  void RefillPool(int size_class);
 
   uint64_t max_bytes_;
   uint64_t bytes_live_ = 0;
