@@ -691,6 +691,13 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     case BuiltinId::kAppend:
       return native("append", {Elem(site->args[0])});
     case BuiltinId::kPush:
+      // An owned array (a temporary or a last use) is appended to by PUSH.
+      if ((owned & 1) != 0) {
+        Emit(Instr::ABC(Op::PUSH, dst, args[0], args[1], pc_.IsRef(Elem(site->args[0])) ? 1 : 0),
+             at);
+        if (consumed != nullptr) *consumed |= 1;
+        return true;
+      }
       return native("push", {Elem(site->args[0])});
     case BuiltinId::kSet:
       return native("set", {Elem(site->args[0])});

@@ -20,31 +20,11 @@ using vm::Value;
 
 namespace {
 
-// `xs` (owned) grown to `length` elements, the new ones null for the caller
-// to fill: xs itself when it holds the only reference, else a copy (its
-// elements retained) and xs released. On failure xs has been released.
+// Heap::WritableArray, with its refusal as the native's error.
 absl::StatusOr<Object*> Writable(vm::NativeContext& ctx, Value xs, uint64_t length, bool refs) {
-  Object* o = AsObject(xs);
-  if (o->refcount == 1) {
-    Object* grown = ctx.heap().ResizeArray(o, length);
-    if (grown == nullptr) {
-      ctx.heap().Release(o);
-      return ctx.OutOfMemory();
-    }
-    grown->elements_are_refs = refs ? 1 : 0;
-    return grown;
-  }
-  absl::StatusOr<Object*> copy = ctx.NewArray(length, refs);
-  if (!copy.ok()) {
-    ctx.heap().Release(o);
-    return copy.status();
-  }
-  if (o->length != 0) std::memcpy(Slots(*copy), Slots(o), o->length * sizeof(Value));
-  if (refs) {
-    for (uint64_t i = 0; i < o->length; ++i) vm::Retain(Slots(o)[i]);
-  }
-  ctx.heap().Release(o);
-  return copy;
+  Object* out = ctx.heap().WritableArray(AsObject(xs), length, refs);
+  if (out == nullptr) return ctx.OutOfMemory();
+  return out;
 }
 
 }  // namespace

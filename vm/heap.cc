@@ -171,6 +171,29 @@ Object* Heap::ResizeArray(Object* o, uint64_t length) {
   return moved;
 }
 
+Object* Heap::WritableArray(Object* xs, uint64_t length, bool refs) {
+  if (xs->refcount == 1) {
+    Object* grown = ResizeArray(xs, length);
+    if (grown == nullptr) {
+      Release(xs);
+      return nullptr;
+    }
+    grown->elements_are_refs = refs ? 1 : 0;
+    return grown;
+  }
+  Object* copy = NewArray(length, refs);
+  if (copy == nullptr) {
+    Release(xs);
+    return nullptr;
+  }
+  if (xs->length != 0) std::memcpy(Slots(copy), Slots(xs), xs->length * sizeof(Value));
+  if (refs) {
+    for (uint64_t i = 0; i < xs->length; ++i) Retain(Slots(xs)[i]);
+  }
+  Release(xs);
+  return copy;
+}
+
 Object* Heap::NewClosure(uint32_t function, uint64_t captures) {
   Object* o = Allocate(ObjKind::kClosure, captures, PayloadBytes(ObjKind::kClosure, captures));
   if (o != nullptr) o->function = function;

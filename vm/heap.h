@@ -38,6 +38,11 @@ class Heap {
   // in all. Returns the array, which may have moved, or nullptr when the
   // budget or the system refuses (then `o` is unchanged).
   Object* ResizeArray(Object* o, uint64_t length);
+  // `xs` (owned) as an array of `length` elements the caller may write (the
+  // new ones null, elements_are_refs set to `refs`): xs itself, resized,
+  // when it holds the only reference, else a copy (its elements retained)
+  // and xs released. nullptr when memory is refused (xs released).
+  Object* WritableArray(Object* xs, uint64_t length, bool refs);
   // A tensor (vm/tensor.h) of `shape` whose elements are NOT initialized,
   // 64-byte aligned. Also nullptr for a shape ElementCount rejects.
   Object* NewTensor(DType dtype, absl::Span<const int64_t> shape);

@@ -625,6 +625,28 @@ bool Vm::Execute(Value* result) {
     RA = FromObject(arr);
     DISPATCH();
   }
+  CASE(PUSH) {
+    Object* xs = AsObject(RB);
+    const Value v = RC;
+    RB = 0;  // consumed: by the result, or released on failure
+    if (ABSL_PREDICT_TRUE(xs->refcount == 1 && xs->spare != 0)) {
+      Slots(xs)[xs->length] = v;
+      ++xs->length;
+      --xs->spare;
+      xs->elements_are_refs = ins.x;
+    } else {
+      xs = heap_.WritableArray(xs, xs->length + 1, ins.x != 0);
+      if (ABSL_PREDICT_FALSE(xs == nullptr)) {
+        SAVE();
+        RaiseOutOfMemory();
+        goto fail;
+      }
+      Slots(xs)[xs->length - 1] = v;
+    }
+    if (ins.x) Retain(v);
+    RA = FromObject(xs);
+    DISPATCH();
+  }
   CASE(INDEX) {
     const Object* arr = AsObject(RB);
     const int64_t i = AsInt(RC);

@@ -137,6 +137,11 @@ printf 'fn main() = print(sum(zeros([1000000])))\n' >"$tmp/heap.alea"
 expect 1 '' 'help: the heap may hold at most 1048576 bytes' -- run --max-heap 1M "$tmp/heap.alea"
 expect 0 '^0\.0$' '' -- run --max-heap 8m "$tmp/heap.alea"
 expect 0 '^0\.0$' '' -- run --max-heap 0 "$tmp/heap.alea"
+# PUSH (an array held once grown in place) meets the budget as the native did.
+printf '%s\n%s\n' 'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
+  'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"
+expect 1 '' 'help: the heap may hold at most 1048576 bytes' -- run --max-heap 1M "$tmp/push.alea"
+expect 0 '^1000000$' '' -- run --max-heap 16M "$tmp/push.alea"
 expect 2 '' '`--max-heap` needs a byte count such as 4096, 64K, 512M or 2G, not `1X`' \
   -- run --max-heap 1X "$tmp/heap.alea"
 expect 2 '' '`--max-heap` needs a byte count' -- run --max-heap -5 "$tmp/heap.alea"

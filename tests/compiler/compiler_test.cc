@@ -185,6 +185,21 @@ TEST(Lower, TailCalls) {
   EXPECT_EQ(Count(*Named(m, "apply")[0], Op::TAILCALLC), 1);
 }
 
+TEST(Lower, PushOntoAnOwnedArrayIsOneInstruction) {
+  vm::Module m = MustCompile(
+      "fn grow(xs: [Int]) -> [Int] = push(xs, 1)\n"
+      "fn twice(xs: [Int]) -> ([Int], [Int]) = (push(xs, 1), push(xs, 2))\n"
+      "fn main() { print((grow([0]), twice([0]))) }\n");
+  // A last use is moved into PUSH; an array still needed after is lent to
+  // the native, which copies it.
+  const vm::Function& grow = *Named(m, "grow")[0];
+  EXPECT_EQ(Count(grow, Op::PUSH), 1);
+  EXPECT_EQ(Count(grow, Op::CALLN), 0);
+  const vm::Function& twice = *Named(m, "twice")[0];
+  EXPECT_EQ(Count(twice, Op::PUSH), 1);
+  EXPECT_EQ(Count(twice, Op::CALLN), 1);
+}
+
 TEST(Lower, LastUseMoves) {
   vm::Module m = MustCompile("fn f(s: Str) -> [Str] = [s, s]\nfn main() { print(f(\"a\")) }\n");
   const vm::Function& f = *Named(m, "f")[0];
