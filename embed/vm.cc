@@ -31,6 +31,21 @@ vm::Limits LimitsOf(const VmOptions& o) {
   limits.max_heap_bytes = o.max_heap_bytes;
   limits.max_call_depth = o.max_call_depth;
   limits.max_instructions = o.max_instructions;
+  switch (o.files.mode) {
+    case FileAccess::Mode::kNone:
+      limits.files.mode = vm::FileAccess::Mode::kNone;
+      break;
+    case FileAccess::Mode::kReadOnly:
+      limits.files.mode = vm::FileAccess::Mode::kReadOnly;
+      break;
+    case FileAccess::Mode::kReadWrite:
+      limits.files.mode = vm::FileAccess::Mode::kReadWrite;
+      break;
+    case FileAccess::Mode::kFull:
+      limits.files.mode = vm::FileAccess::Mode::kFull;
+      break;
+  }
+  limits.files.root = o.files.root;
   return limits;
 }
 

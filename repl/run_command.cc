@@ -118,6 +118,10 @@ int RunRun(const std::vector<std::string>& args) {
         return UsageError("run",
                           "`--max-depth` needs a positive number of calls, not `" + value + "`");
       }
+    } else if (int parsed = ParseOptionValue("run", "--sandbox", args, &i, &value); parsed != 0) {
+      if (parsed < 0) return kExitUsage;
+      if (value.empty()) return UsageError("run", "`--sandbox` needs a directory");
+      limits.files = vm::FileAccess{vm::FileAccess::Mode::kReadWrite, value};
     } else if (arg == "--" && i + 1 < args.size()) {
       file = args[++i];
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {

@@ -31,7 +31,7 @@ std::string PathOf(Value v) { return std::string(vm::StrView(AsObject(v))); }
 // Writes `bytes` to `path` atomically; the error names the builtin.
 absl::Status WriteAll(vm::NativeContext& ctx, const char* builtin, const std::string& path,
                       absl::string_view bytes) {
-  const absl::Status written = vm::WriteFileAtomically(path, [&](std::FILE* f) {
+  const absl::Status written = vm::WriteFileAtomically(ctx.files(), path, [&](std::FILE* f) {
     return std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
   });
   if (!written.ok()) return ctx.Fail(RuntimeErrorId::kFileWrite, builtin, written.message());
@@ -42,7 +42,7 @@ absl::Status WriteAll(vm::NativeContext& ctx, const char* builtin, const std::st
 
 absl::StatusOr<Value> Native_read_text(vm::NativeContext& ctx, const Value* args) {
   const std::string path = PathOf(args[0]);
-  absl::StatusOr<std::string> text = vm::ReadFile(path);
+  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path);
   if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "read_text", text.status().message());
   // Every Str is UTF-8 (chars, slicing and printing rely on it), so a file
   // that is not is refused where it stops being UTF-8, as a text editor
@@ -77,7 +77,7 @@ absl::StatusOr<Value> Native_t_load_csv(vm::NativeContext& ctx, const Value* arg
   const int64_t skip = AsInt(args[2]);
   if (skip < 0) return ctx.Fail(RuntimeErrorId::kNegativeCount, "skip_header", skip);
   const std::string path = PathOf(args[0]);
-  absl::StatusOr<std::string> text = vm::ReadFile(path);
+  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path);
   if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "load_csv", text.status().message());
   absl::StatusOr<vm::CsvTable> table = vm::ParseCsv(*text, path, dtype, skip, delimiter);
   if (!table.ok()) {

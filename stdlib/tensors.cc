@@ -321,7 +321,7 @@ absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* arg
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[1]);
   if (!dtype.ok()) return dtype.status();
   const absl::string_view path = vm::StrView(AsObject(args[0]));
-  absl::StatusOr<vm::NpyArray> npy = vm::ReadNpy(std::string(path));
+  absl::StatusOr<vm::NpyArray> npy = vm::ReadNpy(ctx.files(), std::string(path));
   if (!npy.ok()) return ctx.Fail(RuntimeErrorId::kNpyRead, npy.status().message());
   if (npy->dtype != *dtype) {
     return ctx.Fail(RuntimeErrorId::kNpyDType, path, vm::DTypeName(npy->dtype),
@@ -336,8 +336,9 @@ absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* arg
 
 absl::StatusOr<Value> Native_t_save_npy(vm::NativeContext& ctx, const Value* args) {
   const Object* x = AsObject(args[1]);
-  const absl::Status written = vm::WriteNpy(std::string(vm::StrView(AsObject(args[0]))),
-                                            vm::DTypeOf(x), vm::ShapeOf(x), vm::DataOf(x));
+  const absl::Status written =
+      vm::WriteNpy(ctx.files(), std::string(vm::StrView(AsObject(args[0]))), vm::DTypeOf(x),
+                   vm::ShapeOf(x), vm::DataOf(x));
   if (!written.ok()) return ctx.Fail(RuntimeErrorId::kNpyWrite, written.message());
   return Value{0};
 }

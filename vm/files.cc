@@ -1,11 +1,14 @@
 #include "vm/files.h"
 
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -17,12 +20,149 @@ absl::Status FileError(const std::string& path, absl::string_view what) {
   return absl::ErrnoToStatus(error, absl::StrCat(path, ": ", what));
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
+namespace {
+
+// A directory and a name in it, both inside the sandbox: what a write needs
+// (its temporary file and the rename go beside the target).
+struct Place {
+  int dir_fd = AT_FDCWD;  // closed by the destructor unless AT_FDCWD
+  std::string name;
+  Place() = default;
+  Place(const Place&) = delete;
+  Place& operator=(const Place&) = delete;
+  ~Place() {
+    if (dir_fd != AT_FDCWD) close(dir_fd);
+  }
+};
+
+absl::Status Refused(const std::string& path, absl::string_view why) {
+  return absl::PermissionDeniedError(absl::StrCat(path, ": ", why));
+}
+
+// openat2 beneath `root_fd`: every step of `path` stays inside the root and
+// follows no symbolic link; -1 with errno set otherwise.
+int OpenBeneath(int root_fd, const std::string& path, uint64_t flags, uint64_t mode) {
+  struct open_how how;
+  std::memset(&how, 0, sizeof(how));
+  how.flags = flags | O_CLOEXEC;
+  how.mode = mode;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(syscall(SYS_openat2, root_fd, path.c_str(), &how, sizeof(how)));
+}
+
+// Why openat2 refused a path, in the sandbox's words.
+absl::Status SandboxError(const FileAccess& access, const std::string& path,
+                          absl::string_view what) {
+  switch (errno) {
+    case EXDEV:
+      return Refused(path, absl::StrCat(what, ": outside the sandbox `", access.root,
+                                        "` (paths are relative to it, without `..` above it)"));
+    case ELOOP:
+      return Refused(path,
+                     absl::StrCat(what, ": a symbolic link, which the sandbox does not follow"));
+    case ENOSYS:
+      return Refused(path, absl::StrCat(what, ": the sandbox needs Linux 5.6 or later (openat2)"));
+    default:
+      return FileError(path, what);
+  }
+}
+
+// The access check every file operation starts with.
+absl::Status Allowed(const FileAccess& access, const std::string& path, bool write) {
+  switch (access.mode) {
+    case FileAccess::Mode::kNone:
+      return Refused(path, "file access is not allowed here (the host gave this program none)");
+    case FileAccess::Mode::kReadOnly:
+      if (write) {
+        return Refused(
+            path, absl::StrCat("cannot write: files under `", access.root, "` are read-only here"));
+      }
+      return absl::OkStatus();
+    case FileAccess::Mode::kReadWrite:
+    case FileAccess::Mode::kFull:
+      return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
+bool Sandboxed(const FileAccess& access) {
+  return access.mode == FileAccess::Mode::kReadOnly || access.mode == FileAccess::Mode::kReadWrite;
+}
+
+// The root directory, opened for walking beneath it.
+absl::StatusOr<int> OpenRoot(const FileAccess& access, const std::string& path) {
   errno = 0;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return FileError(path, "cannot open");
+  const int fd = open(access.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return FileError(path, absl::StrCat("cannot open the sandbox `", access.root, "`"));
+  return fd;
+}
+
+// Opens `path` for reading: under the sandbox's rules when there is one.
+absl::StatusOr<int> OpenForReading(const FileAccess& access, const std::string& path) {
+  if (absl::Status ok = Allowed(access, path, false); !ok.ok()) return ok;
+  errno = 0;
+  if (!Sandboxed(access)) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return FileError(path, "cannot open");
+    return fd;
+  }
+  absl::StatusOr<int> root = OpenRoot(access, path);
+  if (!root.ok()) return root.status();
+  errno = 0;
+  const int fd = OpenBeneath(*root, path, O_RDONLY, 0);
+  const int saved = errno;
+  close(*root);
+  errno = saved;
+  if (fd < 0) return SandboxError(access, path, "cannot open");
+  return fd;
+}
+
+// The directory a write of `path` goes to, and the file's name in it.
+absl::Status PlaceForWriting(const FileAccess& access, const std::string& path, Place* place) {
+  if (absl::Status ok = Allowed(access, path, true); !ok.ok()) return ok;
+  const size_t slash = path.rfind('/');
+  place->name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  if (!Sandboxed(access)) {
+    if (dir.empty()) return absl::OkStatus();
+    errno = 0;
+    place->dir_fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (place->dir_fd < 0) {
+      place->dir_fd = AT_FDCWD;
+      return FileError(path, "cannot create");
+    }
+    return absl::OkStatus();
+  }
+  if (place->name.empty() || place->name == "." || place->name == "..") {
+    errno = EISDIR;
+    return FileError(path, "cannot create");
+  }
+  absl::StatusOr<int> root = OpenRoot(access, path);
+  if (!root.ok()) return root.status();
+  errno = 0;
+  const int fd = OpenBeneath(*root, dir.empty() ? "." : dir, O_PATH | O_DIRECTORY, 0);
+  const int saved = errno;
+  close(*root);
+  errno = saved;
+  if (fd < 0) return SandboxError(access, path, "cannot create");
+  place->dir_fd = fd;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path) {
+  absl::StatusOr<int> fd = OpenForReading(access, path);
+  if (!fd.ok()) return fd.status();
+  std::FILE* file = fdopen(*fd, "rb");
+  if (file == nullptr) {
+    absl::Status error = FileError(path, "cannot open");
+    close(*fd);
+    return error;
+  }
   std::string bytes;
   char buffer[1 << 16];
+  errno = 0;
   while (true) {
     const size_t n = std::fread(buffer, 1, sizeof(buffer), file);
     bytes.append(buffer, n);
@@ -35,21 +175,22 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return bytes;
 }
 
-absl::Status WriteFileAtomically(const std::string& path,
+absl::Status WriteFileAtomically(const FileAccess& access, const std::string& path,
                                  const std::function<bool(std::FILE*)>& write) {
   // The temporary name: `.NAME.tmp-PID-N` beside the target, hidden while
-  // it exists. open() with O_EXCL and 0666 gives it the permissions fopen
-  // would (less the umask) and never takes over someone else's file.
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  // it exists. openat() with O_EXCL and 0666 gives it the permissions fopen
+  // would (less the umask) and never takes over someone else's file; the
+  // directory is the sandbox's check of the path's way there.
+  Place place;
+  if (absl::Status ok = PlaceForWriting(access, path, &place); !ok.ok()) return ok;
   static std::atomic<uint64_t> counter{0};
   std::string temp;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    temp = absl::StrCat(dir, ".", name, ".tmp-", getpid(), "-", counter++);
+    temp = absl::StrCat(".", place.name, ".tmp-", getpid(), "-", counter++);
     errno = 0;
-    fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    fd = openat(place.dir_fd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+                0666);
     if (fd < 0 && errno != EEXIST) break;
   }
   if (fd < 0) return FileError(path, "cannot create");
@@ -57,7 +198,7 @@ absl::Status WriteFileAtomically(const std::string& path,
   if (file == nullptr) {
     absl::Status error = FileError(path, "cannot create");
     close(fd);
-    unlink(temp.c_str());
+    unlinkat(place.dir_fd, temp.c_str(), 0);
     return error;
   }
   errno = 0;
@@ -66,12 +207,14 @@ absl::Status WriteFileAtomically(const std::string& path,
   ok = std::fclose(file) == 0 && ok;
   if (!ok) {
     absl::Status error = FileError(path, "cannot write");
-    unlink(temp.c_str());
+    unlinkat(place.dir_fd, temp.c_str(), 0);
     return error;
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+  // renameat replaces a symbolic link at the target itself, never where it
+  // points.
+  if (renameat(place.dir_fd, temp.c_str(), place.dir_fd, place.name.c_str()) != 0) {
     absl::Status error = FileError(path, "cannot write");
-    unlink(temp.c_str());
+    unlinkat(place.dir_fd, temp.c_str(), 0);
     return error;
   }
   return absl::OkStatus();

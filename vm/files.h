@@ -1,9 +1,11 @@
 // Reading a whole file and writing one atomically: the one way the natives
 // that touch files (read_text, write_text, load_csv, save_csv, load_npy,
-// save_npy) do it, so every such error reads alike: `PATH: what: reason`.
+// save_npy) do it, so every such error reads alike: `PATH: what: reason`,
+// and the one place a sandbox (FileAccess) is enforced.
 #ifndef ALEA_VM_FILES_H_
 #define ALEA_VM_FILES_H_
 
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -14,15 +16,29 @@
 
 namespace alea::vm {
 
+// What a VM's programs may do with files (the host's choice; `alea run`
+// gives full access, or a sandbox with --sandbox DIR; an embedding VM none
+// unless its VmOptions say otherwise).
+struct FileAccess {
+  enum class Mode : uint8_t { kNone, kReadOnly, kReadWrite, kFull };
+  Mode mode = Mode::kFull;
+  // kReadOnly, kReadWrite: the directory every path is resolved in. A path
+  // may not leave it: no absolute path, no `..` above it, no symbolic link
+  // anywhere on the way (Linux's openat2 with RESOLVE_BENEATH and
+  // RESOLVE_NO_SYMLINKS checks each step as the kernel walks it, so no
+  // race between a check and the open).
+  std::string root;
+};
+
 // The bytes of the file at `path`.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
+absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path);
 
 // Makes `path` hold what `write` writes, or leave it as it was: `write`
 // fills a new temporary file in the same directory (so the rename is atomic
 // on POSIX file systems), which replaces `path` only once every byte is
 // written and the file closed. `write` returns false after a failed write;
 // then, or on any other failure, the temporary file is removed.
-absl::Status WriteFileAtomically(const std::string& path,
+absl::Status WriteFileAtomically(const FileAccess& access, const std::string& path,
                                  const std::function<bool(std::FILE*)>& write);
 
 // An error for `path` from errno (EIO when errno says nothing).

@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "vm/bytecode.h"
+#include "vm/files.h"
 #include "vm/heap.h"
 #include "vm/random/keys.h"
 #include "vm/runtime_error.h"
@@ -43,6 +44,8 @@ struct NativeEntry {
 class NativeContext {
  public:
   Heap& heap();
+  // What the program may do with files (Limits::files).
+  const FileAccess& files() const;
   const Module& module() const;
   // NativeEntry::data of the native being called.
   const void* data() const { return data_; }

@@ -465,8 +465,8 @@ absl::StatusOr<NpyArray> ParseNpy(absl::string_view bytes) {
   return array;
 }
 
-absl::StatusOr<NpyArray> ReadNpy(const std::string& path) {
-  absl::StatusOr<std::string> bytes = ReadFile(path);
+absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadFile(access, path);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<NpyArray> array = ParseNpy(*bytes);
   if (!array.ok()) {
@@ -481,15 +481,15 @@ std::string SerializeNpy(DType dtype, absl::Span<const int64_t> shape, const voi
   return out;
 }
 
-absl::Status WriteNpy(const std::string& path, DType dtype, absl::Span<const int64_t> shape,
-                      const void* data) {
+absl::Status WriteNpy(const FileAccess& access, const std::string& path, DType dtype,
+                      absl::Span<const int64_t> shape, const void* data) {
   absl::StatusOr<int64_t> count = NpyElementCount(dtype, shape);
   if (!count.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": cannot save: ", count.status().message()));
   }
   // Header, then the data in chunks: no second copy of a large tensor.
-  return WriteFileAtomically(path, [&](std::FILE* file) {
+  return WriteFileAtomically(access, path, [&](std::FILE* file) {
     const std::string header = SerializeHeader(dtype, shape);
     bool ok = std::fwrite(header.data(), 1, header.size(), file) == header.size();
     const auto* bytes = static_cast<const uint8_t*>(data);

@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "vm/dtype.h"
+#include "vm/files.h"
 
 namespace alea::vm {
 
@@ -46,7 +47,7 @@ absl::StatusOr<NpyArray> ParseNpy(absl::string_view bytes);
 // Reads and decodes `path`. Errors name `path`: the errno-derived status
 // (NotFound, PermissionDenied...) when it cannot be read, otherwise
 // InvalidArgument from ParseNpy.
-absl::StatusOr<NpyArray> ReadNpy(const std::string& path);
+absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path);
 
 // Encodes an array exactly as `np.save` does. `data` holds
 // NpyElementCount(dtype, shape) elements in row-major order in the host's
@@ -56,8 +57,8 @@ absl::StatusOr<NpyArray> ReadNpy(const std::string& path);
 std::string SerializeNpy(DType dtype, absl::Span<const int64_t> shape, const void* data);
 
 // SerializeNpy into `path` (created or truncated). Errors name `path`.
-absl::Status WriteNpy(const std::string& path, DType dtype, absl::Span<const int64_t> shape,
-                      const void* data);
+absl::Status WriteNpy(const FileAccess& access, const std::string& path, DType dtype,
+                      absl::Span<const int64_t> shape, const void* data);
 
 }  // namespace alea::vm
 

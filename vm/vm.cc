@@ -651,6 +651,7 @@ Stats Vm::stats() const {
 // ---- NativeContext ----
 
 Heap& NativeContext::heap() { return vm_->heap_; }
+const FileAccess& NativeContext::files() const { return vm_->limits_.files; }
 uint32_t NativeContext::site() const {
   const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
   return top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code);

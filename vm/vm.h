@@ -24,6 +24,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "vm/bytecode.h"
+#include "vm/files.h"
 #include "vm/heap.h"
 #include "vm/native.h"
 #include "vm/randstate.h"
@@ -52,6 +53,9 @@ struct Limits {
   // where the interrupt flag is (calls, tail calls, backward jumps), not per
   // instruction, so a run stops a little past it: "instruction budget exhausted".
   uint64_t max_instructions = 0;
+  // What the file natives may touch (vm/files.h): everything by default
+  // here; the embedding API's default is nothing.
+  FileAccess files = {};
 };
 
 struct Stats {

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -223,6 +224,21 @@ class Module {
   std::shared_ptr<const embed_internal::ModuleData> d_;
 };
 
+// What a VM's programs may do with files (read_text, write_text, load_csv,
+// save_csv, load_npy, save_npy): nothing unless the host says so.
+struct FileAccess {
+  enum class Mode { kNone, kReadOnly, kReadWrite, kFull };
+  Mode mode = Mode::kNone;
+  // kReadOnly, kReadWrite: the directory paths are resolved in. A path may
+  // not leave it: an absolute path, `..` above it or a symbolic link on the
+  // way is refused with a run-time error naming the path.
+  std::string root;
+  static FileAccess None() { return {}; }
+  static FileAccess ReadOnly(std::string dir) { return {Mode::kReadOnly, std::move(dir)}; }
+  static FileAccess ReadWrite(std::string dir) { return {Mode::kReadWrite, std::move(dir)}; }
+  static FileAccess Full() { return {Mode::kFull, ""}; }  // what `alea run` gives
+};
+
 struct VmOptions {
   uint64_t max_heap_bytes = 0;  // live heap objects; 0 = unlimited
   // Nested non-tail calls (a tail call does not count).
@@ -232,6 +248,7 @@ struct VmOptions {
   uint64_t max_instructions = 0;
   int threads = 1;  // for large tensor and random ops; results never depend on it
   bool jit = true;  // JIT tensor kernels (bitwise equal to the reference ones)
+  FileAccess files = FileAccess::None();
 };
 
 struct Stats {

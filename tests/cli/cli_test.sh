@@ -137,6 +137,23 @@ printf 'fn main() = print(sum(zeros([1000000])))\n' >"$tmp/heap.alea"
 expect 1 '' 'help: the heap may hold at most 1048576 bytes' -- run --max-heap 1M "$tmp/heap.alea"
 expect 0 '^0\.0$' '' -- run --max-heap 8m "$tmp/heap.alea"
 expect 0 '^0\.0$' '' -- run --max-heap 0 "$tmp/heap.alea"
+# --sandbox DIR: the file builtins work under DIR and nowhere else.
+mkdir -p "$tmp/box/sub"
+printf 'inside\n' >"$tmp/box/sub/in.txt"
+printf 'secret\n' >"$tmp/outside.txt"
+ln -s "$tmp/outside.txt" "$tmp/box/link.txt"
+printf 'fn main() { write_text("sub/out.txt", read_text("sub/in.txt")); print(read_text("sub/out.txt")) }\n' \
+  >"$tmp/inbox.alea"
+expect 0 '^inside$' '' -- run --sandbox "$tmp/box" "$tmp/inbox.alea"
+printf 'fn main() = print(read_text("../outside.txt"))\n' >"$tmp/up.alea"
+expect 1 '' '../outside.txt: cannot open: outside the sandbox' -- run --sandbox "$tmp/box" "$tmp/up.alea"
+printf 'fn main() = print(read_text("%s"))\n' "$tmp/outside.txt" >"$tmp/abs.alea"
+expect 1 '' 'outside the sandbox' -- run --sandbox "$tmp/box" "$tmp/abs.alea"
+expect 0 '^secret$' '' -- run "$tmp/abs.alea"
+printf 'fn main() = print(read_text("link.txt"))\n' >"$tmp/link.alea"
+expect 1 '' 'link.txt: cannot open: a symbolic link, which the sandbox does not follow' \
+  -- run --sandbox "$tmp/box" "$tmp/link.alea"
+expect 2 '' '`--sandbox` needs a value' -- run --sandbox
 # PUSH (an array held once grown in place) meets the budget as the native did.
 printf '%s\n%s\n' 'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
   'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"

@@ -116,8 +116,8 @@ TEST(Npy, WritesAndReadsFiles) {
   const std::string path = TempPath("file.npy");
   const std::vector<int32_t> values = {7, -8, 9, 10, -11, 12};
   const std::vector<int64_t> shape = {3, 2};
-  ASSERT_TRUE(WriteNpy(path, DType::kI32, shape, values.data()).ok());
-  absl::StatusOr<NpyArray> array = ReadNpy(path);
+  ASSERT_TRUE(WriteNpy(FileAccess{}, path, DType::kI32, shape, values.data()).ok());
+  absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, path);
   ASSERT_TRUE(array.ok()) << array.status();
   EXPECT_EQ(array->dtype, DType::kI32);
   EXPECT_EQ(array->shape, shape);
@@ -131,8 +131,8 @@ TEST(Npy, WritesLargeDataInChunks) {
   const std::string path = TempPath("large.npy");
   const std::vector<int64_t> shape = {70001};
   const std::vector<uint8_t> data = Pattern(DType::kF32, shape[0]);
-  ASSERT_TRUE(WriteNpy(path, DType::kF32, shape, data.data()).ok());
-  absl::StatusOr<NpyArray> array = ReadNpy(path);
+  ASSERT_TRUE(WriteNpy(FileAccess{}, path, DType::kF32, shape, data.data()).ok());
+  absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, path);
   ASSERT_TRUE(array.ok()) << array.status();
   EXPECT_EQ(array->data, data);
   std::remove(path.c_str());
@@ -181,7 +181,7 @@ TEST(Npy, ReadsNumPyFilesAndWritesTheSameBytes) {
     SCOPED_TRACE(ref.file);
     const std::string bytes = ReadBytes(DataPath(ref.file));
     ASSERT_FALSE(bytes.empty()) << "missing " << DataPath(ref.file);
-    absl::StatusOr<NpyArray> array = ReadNpy(DataPath(ref.file));
+    absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, DataPath(ref.file));
     ASSERT_TRUE(array.ok()) << array.status();
     EXPECT_EQ(array->dtype, ref.dtype);
     EXPECT_EQ(array->shape, ref.shape);
@@ -193,7 +193,7 @@ TEST(Npy, ReadsNumPyFilesAndWritesTheSameBytes) {
 TEST(Npy, ReadsVersions2And3) {
   for (const char* file : {"f32_2x3_v2.npy", "f32_2x3_v3.npy"}) {
     SCOPED_TRACE(file);
-    absl::StatusOr<NpyArray> array = ReadNpy(DataPath(file));
+    absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, DataPath(file));
     ASSERT_TRUE(array.ok()) << array.status();
     EXPECT_EQ(array->dtype, DType::kF32);
     EXPECT_THAT(array->shape, ElementsAre(2, 3));
@@ -216,7 +216,7 @@ TEST(Npy, ExplainsUnsupportedNumPyFiles) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
-    absl::StatusOr<NpyArray> array = ReadNpy(DataPath(c.file));
+    absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, DataPath(c.file));
     ASSERT_FALSE(array.ok());
     EXPECT_EQ(array.status().code(), absl::StatusCode::kInvalidArgument);
     for (const char* part : c.parts) EXPECT_THAT(array.status().message(), HasSubstr(part));
@@ -350,19 +350,19 @@ TEST(Npy, RejectsBadFiles) {
 }
 
 TEST(Npy, ReportsFilesThatCannotBeRead) {
-  absl::StatusOr<NpyArray> missing = ReadNpy("/nonexistent/dir/x.npy");
+  absl::StatusOr<NpyArray> missing = ReadNpy(FileAccess{}, "/nonexistent/dir/x.npy");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(missing.status().message(), HasSubstr("/nonexistent/dir/x.npy: cannot open"));
-  absl::StatusOr<NpyArray> directory = ReadNpy(::testing::TempDir());
+  absl::StatusOr<NpyArray> directory = ReadNpy(FileAccess{}, ::testing::TempDir());
   ASSERT_FALSE(directory.ok());
   EXPECT_THAT(directory.status().message(), HasSubstr("cannot read"));
   const float one = 1.0f;
-  absl::Status write = WriteNpy("/nonexistent/dir/y.npy", DType::kF32, {}, &one);
+  absl::Status write = WriteNpy(FileAccess{}, "/nonexistent/dir/y.npy", DType::kF32, {}, &one);
   EXPECT_EQ(write.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(write.message(), HasSubstr("/nonexistent/dir/y.npy: cannot create"));
   const int64_t negative[] = {2, -1};
-  EXPECT_THAT(WriteNpy(TempPath("never.npy"), DType::kF32, negative, &one).message(),
+  EXPECT_THAT(WriteNpy(FileAccess{}, TempPath("never.npy"), DType::kF32, negative, &one).message(),
               HasSubstr("never.npy: cannot save: shape (2, -1) has a negative dimension"));
 }
 
@@ -504,7 +504,8 @@ TEST(Npy, RoundTripsThroughNumPy) {
       "    np.save(d + name + '.numpy.npy', a)\n";
   const std::string dir = TempPath("numpy_");
   for (const Case& c : cases) {
-    ASSERT_TRUE(WriteNpy(dir + c.name + ".npy", c.dtype, c.shape, c.data.data()).ok());
+    ASSERT_TRUE(
+        WriteNpy(FileAccess{}, dir + c.name + ".npy", c.dtype, c.shape, c.data.data()).ok());
     absl::StrAppend(&script, "check('", c.name, "', ", c.expected, ")\n");
   }
   absl::StrAppend(&script, "sys.exit(1 if failures else 0)\n");
@@ -515,7 +516,7 @@ TEST(Npy, RoundTripsThroughNumPy) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string path = dir + c.name + ".numpy.npy";
-    absl::StatusOr<NpyArray> array = ReadNpy(path);
+    absl::StatusOr<NpyArray> array = ReadNpy(FileAccess{}, path);
     ASSERT_TRUE(array.ok()) << array.status();
     EXPECT_EQ(array->dtype, c.dtype);
     EXPECT_EQ(array->shape, c.shape);
