@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -9,9 +10,12 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace alea::vm {
 
@@ -39,15 +43,76 @@ absl::Status Refused(const std::string& path, absl::string_view why) {
   return absl::PermissionDeniedError(absl::StrCat(path, ": ", why));
 }
 
-// openat2 beneath `root_fd`: every step of `path` stays inside the root and
-// follows no symbolic link; -1 with errno set otherwise.
-int OpenBeneath(int root_fd, const std::string& path, uint64_t flags, uint64_t mode) {
-  struct open_how how;
-  std::memset(&how, 0, sizeof(how));
-  how.flags = flags | O_CLOEXEC;
-  how.mode = mode;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-  return static_cast<int>(syscall(SYS_openat2, root_fd, path.c_str(), &how, sizeof(how)));
+std::atomic<bool> force_walk{false};
+
+// Without openat2 (Linux before 5.6): the same rules, walking `path` a
+// component at a time from the root. A `..` at the root is refused
+// (EXDEV), and so is any symbolic link (ELOOP: fstatat says what a step
+// is, and each open has O_NOFOLLOW, so a link swapped in meanwhile is not
+// followed either).
+int WalkBeneath(int root_fd, const std::string& path, int flags) {
+  if (path.empty()) {
+    errno = ENOENT;
+    return -1;
+  }
+  if (path[0] == '/') {
+    errno = EXDEV;
+    return -1;
+  }
+  std::vector<int> dirs;
+  const int first = dup(root_fd);
+  if (first < 0) return -1;
+  dirs.push_back(first);
+  auto finish = [&dirs](int fd, int error) {
+    for (int d : dirs) close(d);
+    errno = error;
+    return fd;
+  };
+  const std::vector<std::string> parts = absl::StrSplit(path, '/', absl::SkipEmpty());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const bool final = i + 1 == parts.size();
+    if (part == "..") {
+      if (dirs.size() == 1) return finish(-1, EXDEV);
+      close(dirs.back());
+      dirs.pop_back();
+    }
+    if (part == "." || part == "..") {
+      if (!final) continue;
+      const int fd = openat(dirs.back(), ".", flags | O_CLOEXEC);
+      return finish(fd, errno);
+    }
+    struct stat st;
+    if (fstatat(dirs.back(), part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      return finish(-1, ELOOP);
+    }
+    if (final) {
+      const int fd = openat(dirs.back(), part.c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+      return finish(fd, errno);
+    }
+    const int next =
+        openat(dirs.back(), part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) return finish(-1, errno);
+    dirs.push_back(next);
+  }
+  const int fd = openat(dirs.back(), ".", flags | O_CLOEXEC);  // "sub/" names sub
+  return finish(fd, errno);
+}
+
+// `path` opened beneath `root_fd`: every step stays inside the root and
+// follows no symbolic link; -1 with errno set otherwise (openat2 with
+// RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS, or the walk where the kernel has
+// no openat2).
+int OpenBeneath(int root_fd, const std::string& path, int flags) {
+  if (!force_walk.load(std::memory_order_relaxed)) {
+    struct open_how how;
+    std::memset(&how, 0, sizeof(how));
+    how.flags = static_cast<uint64_t>(flags) | O_CLOEXEC;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    const long fd = syscall(SYS_openat2, root_fd, path.c_str(), &how, sizeof(how));
+    if (fd >= 0 || errno != ENOSYS) return static_cast<int>(fd);
+  }
+  return WalkBeneath(root_fd, path, flags);
 }
 
 // Why openat2 refused a path, in the sandbox's words.
@@ -60,8 +125,6 @@ absl::Status SandboxError(const FileAccess& access, const std::string& path,
     case ELOOP:
       return Refused(path,
                      absl::StrCat(what, ": a symbolic link, which the sandbox does not follow"));
-    case ENOSYS:
-      return Refused(path, absl::StrCat(what, ": the sandbox needs Linux 5.6 or later (openat2)"));
     default:
       return FileError(path, what);
   }
@@ -109,7 +172,7 @@ absl::StatusOr<int> OpenForReading(const FileAccess& access, const std::string& 
   absl::StatusOr<int> root = OpenRoot(access, path);
   if (!root.ok()) return root.status();
   errno = 0;
-  const int fd = OpenBeneath(*root, path, O_RDONLY, 0);
+  const int fd = OpenBeneath(*root, path, O_RDONLY);
   const int saved = errno;
   close(*root);
   errno = saved;
@@ -140,7 +203,7 @@ absl::Status PlaceForWriting(const FileAccess& access, const std::string& path, 
   absl::StatusOr<int> root = OpenRoot(access, path);
   if (!root.ok()) return root.status();
   errno = 0;
-  const int fd = OpenBeneath(*root, dir.empty() ? "." : dir, O_PATH | O_DIRECTORY, 0);
+  const int fd = OpenBeneath(*root, dir.empty() ? "." : dir, O_PATH | O_DIRECTORY);
   const int saved = errno;
   close(*root);
   errno = saved;
@@ -150,6 +213,8 @@ absl::Status PlaceForWriting(const FileAccess& access, const std::string& path, 
 }
 
 }  // namespace
+
+void ForceSandboxWalkForTesting(bool walk) { force_walk.store(walk, std::memory_order_relaxed); }
 
 absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path) {
   absl::StatusOr<int> fd = OpenForReading(access, path);

@@ -26,7 +26,8 @@ struct FileAccess {
   // may not leave it: no absolute path, no `..` above it, no symbolic link
   // anywhere on the way (Linux's openat2 with RESOLVE_BENEATH and
   // RESOLVE_NO_SYMLINKS checks each step as the kernel walks it, so no
-  // race between a check and the open).
+  // race between a check and the open; before Linux 5.6, a walk of our own
+  // with O_NOFOLLOW at each step).
   std::string root;
 };
 
@@ -40,6 +41,9 @@ absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string
 // then, or on any other failure, the temporary file is removed.
 absl::Status WriteFileAtomically(const FileAccess& access, const std::string& path,
                                  const std::function<bool(std::FILE*)>& write);
+
+// Tests: make a sandbox walk paths itself, as on a kernel without openat2.
+void ForceSandboxWalkForTesting(bool walk);
 
 // An error for `path` from errno (EIO when errno says nothing).
 absl::Status FileError(const std::string& path, absl::string_view what);

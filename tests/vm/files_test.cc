@@ -16,9 +16,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class Sandbox : public ::testing::Test {
+// Each test runs twice: with the kernel's openat2, and with the walk used
+// where the kernel has none.
+class Sandbox : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
+    ForceSandboxWalkForTesting(GetParam());
     base_ = ::testing::TempDir() + "alea_sandbox_" + std::to_string(getpid()) + "/";
     root_ = base_ + "root";
     mkdir(base_.c_str(), 0755);
@@ -32,6 +35,7 @@ class Sandbox : public ::testing::Test {
     symlink("in.txt", (root_ + "/inner_link.txt").c_str());
   }
   void TearDown() override {
+    ForceSandboxWalkForTesting(false);
     std::string command = "rm -rf '" + base_ + "'";
     ASSERT_EQ(std::system(command.c_str()), 0);
   }
@@ -53,7 +57,7 @@ class Sandbox : public ::testing::Test {
   std::string base_, root_;
 };
 
-TEST_F(Sandbox, ReadsAndWritesBeneathTheRoot) {
+TEST_P(Sandbox, ReadsAndWritesBeneathTheRoot) {
   EXPECT_EQ(ReadFile(ReadWrite(), "in.txt").value(), "inside");
   EXPECT_EQ(ReadFile(ReadWrite(), "sub/deep.txt").value(), "deeper");
   EXPECT_EQ(ReadFile(ReadWrite(), "./sub/../in.txt").value(), "inside");  // `..` inside stays
@@ -63,7 +67,7 @@ TEST_F(Sandbox, ReadsAndWritesBeneathTheRoot) {
   EXPECT_EQ(ReadFile(ReadOnly(), "top.txt").value(), "top");
 }
 
-TEST_F(Sandbox, RefusesEveryWayOut) {
+TEST_P(Sandbox, RefusesEveryWayOut) {
   for (const std::string& path :
        {std::string("../secret.txt"), base_ + "secret.txt", std::string("sub/../../secret.txt")}) {
     absl::StatusOr<std::string> read = ReadFile(ReadWrite(), path);
@@ -85,7 +89,7 @@ TEST_F(Sandbox, RefusesEveryWayOut) {
   EXPECT_EQ(ReadFile(FileAccess{}, base_ + "secret.txt").value(), "outside");
 }
 
-TEST_F(Sandbox, ReadOnlyAndNoneRefuseWhatTheyMust) {
+TEST_P(Sandbox, ReadOnlyAndNoneRefuseWhatTheyMust) {
   absl::Status write = WriteText(ReadOnly(), "in.txt", "x");
   EXPECT_EQ(write.code(), absl::StatusCode::kPermissionDenied);
   EXPECT_THAT(write.message(), HasSubstr("in.txt: cannot write: files under"));
@@ -96,7 +100,7 @@ TEST_F(Sandbox, ReadOnlyAndNoneRefuseWhatTheyMust) {
   EXPECT_THAT(WriteText(none, "in.txt", "x").message(), HasSubstr("not allowed here"));
 }
 
-TEST_F(Sandbox, MissingFilesAndRootsAreOrdinaryErrors) {
+TEST_P(Sandbox, MissingFilesAndRootsAreOrdinaryErrors) {
   absl::StatusOr<std::string> missing = ReadFile(ReadWrite(), "nope.txt");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(missing.status().message(), HasSubstr("nope.txt: cannot open"));
@@ -104,6 +108,11 @@ TEST_F(Sandbox, MissingFilesAndRootsAreOrdinaryErrors) {
   EXPECT_THAT(ReadFile(gone, "in.txt").status().message(), HasSubstr("cannot open the sandbox"));
   EXPECT_THAT(WriteText(ReadWrite(), "sub/", "x").message(), HasSubstr("cannot create"));
 }
+
+INSTANTIATE_TEST_SUITE_P(OpenAt2AndWalk, Sandbox, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Walk" : "OpenAt2";
+                         });
 
 }  // namespace
 }  // namespace alea::vm
