@@ -32,6 +32,13 @@ int FunctionCompiler::Alloc(bool ref) {
   }
 }
 
+void FunctionCompiler::WindowAtResult(int dst, bool first_slot_ref, bool result_ref) {
+  const int8_t cls = result_ref ? 1 : 0;
+  if (dst >= 0 && dst == top_ - 1 && classes_[dst] == cls && first_slot_ref == result_ref) {
+    SetTop(dst);
+  }
+}
+
 int FunctionCompiler::AllocWindow(const std::vector<bool>& refs) {
   for (int base = top_;; ++base) {
     if (base + static_cast<int>(refs.size()) >= kMaxRegisters) {
@@ -124,6 +131,7 @@ void FunctionCompiler::EmitLoopJump(Span at) {
   // `if` of `if i == n { acc } else { loop(...) }`), the back edge repeats
   // that test, jumping where it jumps, and only falls through to a jump to
   // the instruction after it: one dispatch per iteration instead of two.
+  int target = loop_start_;
   if (loop_start_ < static_cast<int>(fn_.code.size()) &&
       IsTestAndBranch(fn_.code[loop_start_].op)) {
     const vm::Instr head = fn_.code[loop_start_];
@@ -135,13 +143,9 @@ void FunctionCompiler::EmitLoopJump(Span at) {
       const int32_t offset = HasLongOffset(head.op) ? head.sbx() : head.sc();
       SetJumpTarget(pc, loop_start_ + 1 + offset);
     }
-    Emit(vm::Instr::AsBx(vm::Op::JMP, 0,
-                         loop_start_ + 1 - (static_cast<int32_t>(fn_.code.size()) + 1)),
-         at);
-    return;
+    target = loop_start_ + 1;
   }
-  Emit(vm::Instr::AsBx(vm::Op::JMP, 0, loop_start_ - (static_cast<int32_t>(fn_.code.size()) + 1)),
-       at);
+  Emit(vm::Instr::AsBx(vm::Op::JMP, 0, target - (static_cast<int32_t>(fn_.code.size()) + 1)), at);
 }
 
 void FunctionCompiler::Bind(Label& label) {

@@ -93,6 +93,11 @@ class FunctionCompiler {
   int Alloc(bool ref);
   // A window of contiguous registers with these classes, at or above the top.
   int AllocWindow(const std::vector<bool>& refs);
+  // Before allocating a call's window: when the result is bound for the
+  // topmost register `dst` (a temporary or a new variable, which nothing
+  // reads yet) and the window's first slot and the result have its class,
+  // the window will start at dst, so the result lands without a MOVE.
+  void WindowAtResult(int dst, bool first_slot_ref, bool result_ref);
   int top() const { return top_; }
   void SetTop(int top) { top_ = top; }
   bool IsRefReg(int r) const { return classes_[r] == 1; }

@@ -236,13 +236,7 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     std::vector<const Type*> type_args;
     for (const Type* a : callee.type_args) type_args.push_back(T(a));
     int f = pc_.FunctionInstance(callee.fn, std::move(type_args));
-    // A result bound for the top register (a temporary or a new variable,
-    // which nothing reads yet) is computed there: the window starts at it,
-    // and the result lands in place, with no MOVE after the CALL.
-    if (!dest.tail && dest.reg == top_ - 1 && classes_[dest.reg] == (refs[0] ? 1 : 0) &&
-        Ref(e.type) == refs[0]) {
-      SetTop(dest.reg);
-    }
+    if (!dest.tail) WindowAtResult(dest.reg, refs[0], Ref(e.type));
     int base = AllocWindow(refs);
     uint16_t n = static_cast<uint16_t>(args.size() + (pass_state ? 1 : 0));
     // A self tail call is a loop: the arguments become the parameters (same
@@ -354,12 +348,8 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
   bool borrow = true;
   for (const Expr* arg : args) borrow = borrow && SafeToBorrow(callee, {arg});
   Operand c = Eval(callee, borrow);
-  // As for a direct call: a result bound for the top register lands there
-  // (the callee is then a variable's register, below it).
-  if (!c.owned && c.reg != dest.reg && dest.reg == top_ - 1 &&
-      classes_[dest.reg] == (refs[0] ? 1 : 0) && Ref(e.type) == refs[0]) {
-    SetTop(dest.reg);
-  }
+  // (The callee is then a variable's register, below the result's.)
+  if (!c.owned && c.reg != dest.reg) WindowAtResult(dest.reg, refs[0], Ref(e.type));
   int base = AllocWindow(refs);
   ArgsInto(args, base);
   Emit(Instr::ABC(Op::CALLC, base, c.reg, n), e.span);
@@ -806,11 +796,10 @@ bool FunctionCompiler::OwnsFirstOperand(BuiltinId id) {
 void FunctionCompiler::CallNative(const char* name, const std::vector<NativeArg>& args,
                                   bool result_ref, int dst, Span at) {
   int mark = top_;
-  // A result bound for the top register (a temporary or a new variable)
-  // lands there: the window starts at it.
   bool dst_is_arg = false;
   for (const NativeArg& a : args) dst_is_arg |= a.reg == dst;
-  if (dst == top_ - 1 && classes_[dst] == (result_ref ? 1 : 0) && !dst_is_arg) SetTop(dst);
+  if (!dst_is_arg)
+    WindowAtResult(dst, result_ref, result_ref);  // the window's first slot is the result's
   // Natives borrow: references are second ones, released after the call
   // (but uncounted closures).
   int base = BorrowedWindow({result_ref}, args);

@@ -152,32 +152,32 @@ bool Sandboxed(const FileAccess& access) {
   return access.mode == FileAccess::Mode::kReadOnly || access.mode == FileAccess::Mode::kReadWrite;
 }
 
-// The root directory, opened for walking beneath it.
-absl::StatusOr<int> OpenRoot(const FileAccess& access, const std::string& path) {
+// `target` opened with `flags`: as it is with full access, beneath the
+// root in a sandbox. `target` is `path` (a read) or the directory a write
+// of `path` goes to; an error names `path` and says `what` failed.
+absl::StatusOr<int> OpenChecked(const FileAccess& access, const std::string& path,
+                                const std::string& target, int flags, absl::string_view what) {
   errno = 0;
-  const int fd = open(access.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return FileError(path, absl::StrCat("cannot open the sandbox `", access.root, "`"));
+  if (!Sandboxed(access)) {
+    const int fd = open(target.c_str(), flags | O_CLOEXEC);
+    if (fd < 0) return FileError(path, what);
+    return fd;
+  }
+  const int root = open(access.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root < 0) return FileError(path, absl::StrCat("cannot open the sandbox `", access.root, "`"));
+  errno = 0;
+  const int fd = OpenBeneath(root, target, flags);
+  const int saved = errno;
+  close(root);
+  errno = saved;
+  if (fd < 0) return SandboxError(access, path, what);
   return fd;
 }
 
-// Opens `path` for reading: under the sandbox's rules when there is one.
+// Opens `path` for reading.
 absl::StatusOr<int> OpenForReading(const FileAccess& access, const std::string& path) {
   if (absl::Status ok = Allowed(access, path, false); !ok.ok()) return ok;
-  errno = 0;
-  if (!Sandboxed(access)) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return FileError(path, "cannot open");
-    return fd;
-  }
-  absl::StatusOr<int> root = OpenRoot(access, path);
-  if (!root.ok()) return root.status();
-  errno = 0;
-  const int fd = OpenBeneath(*root, path, O_RDONLY);
-  const int saved = errno;
-  close(*root);
-  errno = saved;
-  if (fd < 0) return SandboxError(access, path, "cannot open");
-  return fd;
+  return OpenChecked(access, path, path, O_RDONLY, "cannot open");
 }
 
 // The directory a write of `path` goes to, and the file's name in it.
@@ -186,29 +186,15 @@ absl::Status PlaceForWriting(const FileAccess& access, const std::string& path, 
   const size_t slash = path.rfind('/');
   place->name = slash == std::string::npos ? path : path.substr(slash + 1);
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  if (!Sandboxed(access)) {
-    if (dir.empty()) return absl::OkStatus();
-    errno = 0;
-    place->dir_fd = open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (place->dir_fd < 0) {
-      place->dir_fd = AT_FDCWD;
-      return FileError(path, "cannot create");
-    }
-    return absl::OkStatus();
-  }
-  if (place->name.empty() || place->name == "." || place->name == "..") {
+  if (Sandboxed(access) && (place->name.empty() || place->name == "." || place->name == "..")) {
     errno = EISDIR;
     return FileError(path, "cannot create");
   }
-  absl::StatusOr<int> root = OpenRoot(access, path);
-  if (!root.ok()) return root.status();
-  errno = 0;
-  const int fd = OpenBeneath(*root, dir.empty() ? "." : dir, O_PATH | O_DIRECTORY);
-  const int saved = errno;
-  close(*root);
-  errno = saved;
-  if (fd < 0) return SandboxError(access, path, "cannot create");
-  place->dir_fd = fd;
+  if (dir.empty() && !Sandboxed(access)) return absl::OkStatus();  // the current directory
+  absl::StatusOr<int> fd =
+      OpenChecked(access, path, dir.empty() ? "." : dir, O_PATH | O_DIRECTORY, "cannot create");
+  if (!fd.ok()) return fd.status();
+  place->dir_fd = *fd;
   return absl::OkStatus();
 }
 

@@ -104,12 +104,11 @@ Object* Heap::Allocate(ObjKind kind, uint64_t length, uint64_t payload_bytes) {
   // Zeroed: null slots are null references, and masks own nothing.
   Object* o;
   if (const int size_class = PoolClass(kind, bytes); size_class >= 0) {
-    const size_t block = static_cast<size_t>(size_class + 1) * kPoolGranule;
     if (pool_[size_class] == nullptr) RefillPool(size_class);
     o = pool_[size_class];
     if (o != nullptr) {
       pool_[size_class] = *reinterpret_cast<Object**>(o);
-      std::memset(o, 0, block);
+      std::memset(o, 0, PoolBlockBytes(size_class));
     }
   } else {
     o = static_cast<Object*>(std::calloc(1, bytes));
@@ -230,7 +229,7 @@ Object* Heap::MakeNullary(uint16_t tag) {
 void Heap::RefillPool(int size_class) {
   // A slab of blocks of this class, linked into its free list; slabs are
   // only freed with the heap. Under AddressSanitizer nothing is pooled.
-  const size_t block = static_cast<size_t>(size_class + 1) * kPoolGranule;
+  const size_t block = PoolBlockBytes(size_class);
   const size_t count = kSlabBytes / block;
   auto* slab = static_cast<char*>(std::malloc(count * block));
   if (slab == nullptr) return;

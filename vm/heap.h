@@ -135,6 +135,9 @@ class Heap {
     return static_cast<int>((bytes + kPoolGranule - 1) / kPoolGranule) - 1;
 #endif
   }
+  static size_t PoolBlockBytes(int size_class) {
+    return static_cast<size_t>(size_class + 1) * kPoolGranule;
+  }
   std::array<Object*, kMaxPooledBytes / kPoolGranule> pool_{};
   // Blocks are carved from slabs of kSlabBytes (malloc'd, freed with the
   // heap): a fresh small object costs a pop, not a malloc.
