@@ -154,6 +154,7 @@ printf 'fn main() = print(read_text("link.txt"))\n' >"$tmp/link.alea"
 expect 1 '' 'link.txt: cannot open: a symbolic link, which the sandbox does not follow' \
   -- run --sandbox "$tmp/box" "$tmp/link.alea"
 expect 2 '' '`--sandbox` needs a value' -- run --sandbox
+expect 2 '' '`--sandbox` needs a directory' -- run --sandbox= "$tmp/inbox.alea"
 # PUSH (an array held once grown in place) meets the budget as the native did.
 printf '%s\n%s\n' 'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
   'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"
