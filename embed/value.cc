@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "alea/vm.h"
 #include "embed/internal.h"
+#include "vm/module_file.h"
 
 namespace alea {
 
@@ -218,6 +219,28 @@ std::vector<std::string> Module::function_names() const {
   if (d_ == nullptr) return names;
   for (const vm::Export& e : d_->module.exports) names.push_back(e.name);
   return names;
+}
+
+std::string Module::ToBytes() const {
+  if (d_ == nullptr) return vm::EncodeModule(vm::Module{}, {});
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < d_->module.files.size(); ++i) {
+    texts.emplace_back(
+        i < d_->sources.size() ? d_->sources.file(static_cast<lang::FileId>(i)).text() : "");
+  }
+  return vm::EncodeModule(d_->module, texts);
+}
+
+absl::StatusOr<Module> Module::FromBytes(std::string_view bytes) {
+  absl::StatusOr<vm::ModuleFile> decoded =
+      vm::DecodeModule(absl::string_view(bytes.data(), bytes.size()));
+  if (!decoded.ok()) return decoded.status();
+  auto data = std::make_shared<embed_internal::ModuleData>();
+  for (size_t i = 0; i < decoded->module.files.size(); ++i) {
+    data->sources.Add(decoded->module.files[i], std::move(decoded->sources[i]));
+  }
+  data->module = std::move(decoded->module);
+  return Module(std::move(data));
 }
 
 }  // namespace alea

@@ -21,6 +21,8 @@ const std::vector<Subcommand>& Subcommands() {
        "usage: alea run [options] FILE [ARGS...]\n"
        "\n"
        "Checks and compiles FILE and everything it imports, then runs its `main`.\n"
+       "FILE may also be a module that `alea build` wrote: it is verified and run\n"
+       "without compiling anything.\n"
        "ARGS after FILE are passed to `main(args: [Str])`. Compile and run-time\n"
        "errors go to stderr as `file:line:col: error: message`; what the program\n"
        "printed before a run-time error stays printed.\n"
@@ -55,9 +57,10 @@ const std::vector<Subcommand>& Subcommands() {
       {"dis", "show the bytecode of a compiled program, or the desugared source",
        "usage: alea dis [options] FILE\n"
        "\n"
-       "Checks and compiles FILE and prints the compiled module: each function\n"
-       "(one per specialization), its registers and reference registers, its\n"
-       "instructions with source lines, and the constant and type tables.\n"
+       "Checks and compiles FILE (or loads the module `alea build` wrote) and\n"
+       "prints the compiled module: each function (one per specialization), its\n"
+       "registers and reference registers, its instructions with source lines,\n"
+       "and the constant and type tables.\n"
        "\n"
        "With --desugar, checks FILE and prints it instead as Alea source with its\n"
        "implicit random states made explicit: each `uses rng` function takes its\n"
@@ -74,6 +77,30 @@ const std::vector<Subcommand>& Subcommands() {
        "\n"
        "exit status: 0 on success, 1 when the program has errors, 2 on a usage error.\n",
        RunDis},
+      {"build", "compile a program into a module file that runs without the compiler",
+       "usage: alea build [options] FILE\n"
+       "\n"
+       "Checks and compiles FILE and everything it imports into one module file\n"
+       "(FILEc for FILE.alea, else FILE.aleac): its bytecode, types, constants,\n"
+       "line tables and the source text its error messages quote. `alea run` and\n"
+       "`alea dis` take it as they take source, and a host loads it from bytes\n"
+       "(alea::Module::FromBytes) without linking the compiler. Loading verifies\n"
+       "it first: a damaged or hand-made module is refused with the byte offset\n"
+       "and the rule it breaks (docs/aleac.md).\n"
+       "\n"
+       "The module also lists every non-generic top-level function of FILE for a\n"
+       "host to call (include/alea/vm.h).\n"
+       "\n"
+       "options:\n"
+       "  -o, --output OUT  write the module to OUT\n"
+       "  --host            for a host application: the program may use the `extern`\n"
+       "                    functions and values it declares (without it, as for\n"
+       "                    `alea run`, a used `extern` is an error)\n"
+       "  -h, --help        show this help\n"
+       "\n"
+       "exit status: 0 when the module was written, 1 when the program has errors\n"
+       "             or OUT cannot be written, 2 on a usage error.\n",
+       RunBuild},
       {"doc", "show the reference of a builtin function, operator or value",
        "usage: alea doc [options] [NAME]\n"
        "\n"

@@ -14,14 +14,22 @@ namespace alea::repl {
 int RunCheck(const std::vector<std::string>& args);
 int RunRun(const std::vector<std::string>& args);
 int RunDis(const std::vector<std::string>& args);
-int RunDoc(const std::vector<std::string>& args);   // doc_command.cc
-int RunRepl(const std::vector<std::string>& args);  // repl_command.cc
+int RunBuild(const std::vector<std::string>& args);  // build_command.cc
+int RunDoc(const std::vector<std::string>& args);    // doc_command.cc
+int RunRepl(const std::vector<std::string>& args);   // repl_command.cc
 
 // Loads, checks and compiles FILE, printing diagnostics on stderr; false on
 // any error (run_command.cc). `has_host`: compiler::CompileOptions's (false
 // for `alea run`, which provides no `extern`s).
+// `export_functions`: CompileOptions's (modules that hosts may load).
 bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
-                 bool has_host = true);
+                 bool has_host = true, bool export_functions = false);
+
+// FILE as source (CompileFile) or as a module file `alea build` wrote
+// (program_file.cc), its sources added to `sources` for error messages.
+// Diagnostics are printed; false on any error.
+bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
+                     bool has_host = true);
 
 // Every subcommand, in the order `alea --help` lists them.
 const std::vector<Subcommand>& Subcommands();

@@ -54,7 +54,7 @@ int RunDis(const std::vector<std::string>& args) {
   if (desugar) return RunDesugar(file, seed.value_or(0));
   lang::SourceManager sources;
   vm::Module module;
-  if (!CompileFile(file, sources, module)) return kExitProgramError;
+  if (!LoadProgramFile(file, sources, module)) return kExitProgramError;
   std::fputs(vm::Disassemble(module).c_str(), stdout);
   return kExitOk;
 }

@@ -57,13 +57,13 @@ bool ParseBytes(const std::string& text, uint64_t* bytes) {
 
 // Compiles FILE; on success `module` holds it. Diagnostics are printed.
 bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
-                 bool has_host) {
+                 bool has_host, bool export_functions) {
   lang::Diagnostics diags;
   std::optional<lang::Program> program = lang::CheckProgram(file, sources, diags);
   bool ok = program.has_value();
   if (ok) {
-    absl::StatusOr<vm::Module> compiled =
-        compiler::Compile(*program, sources, diags, {.has_host = has_host});
+    absl::StatusOr<vm::Module> compiled = compiler::Compile(
+        *program, sources, diags, {.export_functions = export_functions, .has_host = has_host});
     ok = compiled.ok();
     if (ok) module = *std::move(compiled);
   }
@@ -134,7 +134,7 @@ int RunRun(const std::vector<std::string>& args) {
 
   lang::SourceManager sources;
   vm::Module module;
-  if (!CompileFile(file, sources, module, /*has_host=*/false)) return kExitProgramError;
+  if (!LoadProgramFile(file, sources, module, /*has_host=*/false)) return kExitProgramError;
   if (module.main < 0) {
     lang::Diagnostics diags;
     diags.Report(lang::DiagId::kNoMain, std::nullopt, file);

@@ -218,6 +218,13 @@ class Module {
   explicit Module(std::shared_ptr<const embed_internal::ModuleData> d) : d_(std::move(d)) {}
   // The callable functions (the root file's non-generic top-level ones) by name.
   std::vector<std::string> function_names() const;
+  // The module as bytes (the `.aleac` format of `alea build`, docs/aleac.md),
+  // with the source text its run-time errors quote.
+  std::string ToBytes() const;
+  // A module from bytes that ToBytes or `alea build` wrote, without the
+  // compiler. Malformed bytes are InvalidArgument, "malformed module: byte N:
+  // ..."; what the module means is verified when a Vm loads it.
+  static absl::StatusOr<Module> FromBytes(std::string_view bytes);
   const std::shared_ptr<const embed_internal::ModuleData>& data() const { return d_; }
 
  private:

@@ -11,6 +11,11 @@
 #           holds what that command prints
 #
 # The expected exit status follows: 1 when x.err holds an `error:` line, else 0.
+#
+# A program that is run is run a second time as a module: `alea build` (its
+# diagnostics) then `alea run x.aleac` must print exactly the same, for the
+# module carries everything a run and its error messages need. The one
+# difference allowed is the file a missing `main` is reported against.
 set -u
 alea=$1
 program=$2
@@ -52,4 +57,22 @@ compare() {  # compare NAME EXPECTED_FILE ACTUAL_FILE
 }
 compare stdout "$base.out" "$tmp/out"
 compare stderr "$base.err" "$tmp/err"
+
+if [[ "${command[*]}" == run ]]; then
+  "$alea" build "$base.alea" -o "$tmp/$base.aleac" 2>"$tmp/err"
+  status=$?
+  if [[ $status -eq 0 ]]; then
+    "$alea" run "$tmp/$base.aleac" "${extra[@]}" >"$tmp/out" 2>>"$tmp/err"
+    status=$?
+    sed -i "s|^alea: error: \`$tmp/$base.aleac\` has no|alea: error: \`$base.alea\` has no|" "$tmp/err"
+  else
+    : >"$tmp/out"
+  fi
+  if [[ $status -ne $expected_status ]]; then
+    echo "as a module: exit status $status, expected $expected_status"
+    failed=1
+  fi
+  compare "stdout (as a module)" "$base.out" "$tmp/out"
+  compare "stderr (as a module)" "$base.err" "$tmp/err"
+fi
 exit $failed

@@ -1,0 +1,58 @@
+// A program named on the command line, as source or as a module that
+// `alea build` wrote: `alea run` and `alea dis` take either, told apart by
+// the module's magic bytes (as Lua tells a binary chunk by its signature).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "lang/diagnostics.h"
+#include "repl/commands.h"
+#include "vm/module_file.h"
+
+namespace alea::repl {
+namespace {
+
+void Report(lang::SourceManager& sources, lang::DiagId id, const std::string& file,
+            const std::string& why) {
+  lang::Diagnostics diags;
+  diags.Report(id, std::nullopt, file, why);
+  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+}
+
+}  // namespace
+
+bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
+                     bool has_host) {
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) {
+    Report(sources, lang::DiagId::kCannotOpenFile, file, "it is a directory");
+    return false;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    Report(sources, lang::DiagId::kCannotOpenFile, file, std::strerror(errno));
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string bytes = std::move(buffer).str();
+  if (!vm::LooksLikeModule(bytes)) {
+    sources.Provide(file, std::move(bytes));  // read once: the front end takes it from here
+    return CompileFile(file, sources, module, has_host);
+  }
+  absl::StatusOr<vm::ModuleFile> decoded = vm::DecodeModule(bytes);
+  if (!decoded.ok()) {
+    Report(sources, lang::DiagId::kInvalidModule, file, std::string(decoded.status().message()));
+    return false;
+  }
+  // Run-time errors quote the sources stored in the module, at the same
+  // file indexes as its locations.
+  for (size_t i = 0; i < decoded->module.files.size(); ++i) {
+    sources.Add(decoded->module.files[i], std::move(decoded->sources[i]));
+  }
+  module = std::move(decoded->module);
+  return true;
+}
+
+}  // namespace alea::repl
