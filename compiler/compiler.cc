@@ -278,6 +278,7 @@ void ProgramCompiler::CompileInit() {
     known = globals_.size();
     if (index < 0) index = NewFunctionSlot();
     FunctionCompiler init(*this, {}, "<init>");
+    init.SetSignature({}, Unit());
     for (const lang::TopLet* let : order) {
       if (!let->pattern || !let->value) continue;
       const Pattern& p = *let->pattern;
@@ -396,6 +397,7 @@ void ProgramCompiler::CompileExternWrapper(const lang::FnDecl& fn, int index) {
   for (const Type* a : type->args) refs.push_back(IsRef(a));
   int base = w.AllocWindow(refs);
   w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  w.SetSignature({type->args.begin(), type->args.end()}, type->result);
   std::vector<FunctionCompiler::NativeArg> args;
   for (size_t i = 0; i < refs.size(); ++i) {
     args.push_back(FunctionCompiler::NativeArg::Reg(base + static_cast<int>(i)));
@@ -418,6 +420,7 @@ int ProgramCompiler::BuiltinWrapper(lang::BuiltinId id, const Type* type, Span a
   for (const Type* a : type->args) refs.push_back(IsRef(a));
   int base = w.AllocWindow(refs);
   w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  w.SetSignature({type->args.begin(), type->args.end()}, type->result);
   std::vector<int> regs;
   for (size_t i = 0; i < refs.size(); ++i) regs.push_back(base + static_cast<int>(i));
   // A builtin used as a value takes its required parameters; the rest keep

@@ -199,6 +199,12 @@ void FunctionCompiler::Return(int reg) {
   Emit(vm::Instr::ABC(vm::Op::RET, reg, 0, 0));
 }
 
+void FunctionCompiler::SetSignature(const std::vector<const Type*>& params, const Type* result) {
+  fn_.param_types.clear();
+  for (const Type* p : params) fn_.param_types.push_back(pc_.TypeDescOf(p));
+  fn_.result_type = pc_.TypeDescOf(result);
+}
+
 vm::Function FunctionCompiler::Finish() {
   if (too_large_) {
     pc_.Error(lang::DiagId::kFunctionTooLarge, std::nullopt, fn_.name,

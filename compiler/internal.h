@@ -81,8 +81,13 @@ class FunctionCompiler {
   // `captures`: each captured variable and whether it is a reference.
   // `uses_rng`: the function takes its ambient random stream as an extra
   // last parameter.
+  // `capture_types`: each capture's type (for the module's signature).
   void CompileFunction(const std::vector<lang::Param>& params, const Expr& body,
-                       const std::vector<std::pair<VarKey, bool>>& captures, bool uses_rng = false);
+                       const std::vector<std::pair<VarKey, bool>>& captures, bool uses_rng = false,
+                       const std::vector<const Type*>& capture_types = {});
+  // The function's signature in the module (vm::Function::param_types...),
+  // of concrete types.
+  void SetSignature(const std::vector<const Type*>& params, const Type* result);
   vm::Function Finish();
 
   // ---- Registers and emission (emit.cc) ----
@@ -360,6 +365,7 @@ class ProgramCompiler {
   int CtorWrapper(const lang::types::Ctor& c, const Type* t);
   const Type* Unit();
   const Type* IntType();
+  const Type* RandStateType();
 
   // ---- Pools ----
   uint16_t Constant(uint64_t bits);
@@ -419,6 +425,7 @@ class ProgramCompiler {
   bool failed_ = false;
   const Type* unit_ = nullptr;
   const Type* int_ = nullptr;
+  const Type* rand_state_ = nullptr;
   absl::flat_hash_map<std::string, int> fn_instances_;
   std::deque<PendingFn> pending_;
   absl::flat_hash_map<VarKey, int> globals_;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/internal.h"
 #include "lang/ast_walk.h"
+#include "vm/native_signature.h"
 
 namespace alea::compiler {
 
@@ -56,8 +57,8 @@ const Expr* TransposeArgument(const Expr& e) {
 
 bool FunctionCompiler::NativeOwnsFirst(std::string_view name) {
   static constexpr std::string_view kOwning[] = {
-#define ALEA_NATIVE(name, arity, semantics)
-#define ALEA_NATIVE_OWNING(name, arity, semantics) #name,
+#define ALEA_NATIVE(name, arity, signature, semantics)
+#define ALEA_NATIVE_OWNING(name, arity, signature, semantics) #name,
 #include "vm/natives.def"
 #undef ALEA_NATIVE
 #undef ALEA_NATIVE_OWNING
@@ -583,11 +584,15 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     std::vector<NativeArg> native_args;
     for (size_t i = 0; i < args.size(); ++i) {
       native_args.push_back(NativeArg::Reg(args[i]));
-      // A function is passed uncounted: no native reuses or keeps a closure
-      // it was lent (other references tell a native, by a count of 1,
-      // that it may write into them).
-      native_args.back().uncounted = args[i] >= 0 && i < site->args.size() &&
-                                     types::Resolve(site->args[i])->kind == types::Kind::kFunction;
+      // A closure the native only calls (a `fn` parameter of its signature)
+      // is passed uncounted: no native reuses or keeps a closure it was lent
+      // (other references tell a native, by a count of 1, that it may write
+      // into them). Not one it may keep or pass on, as fold's initial value:
+      // that one it retains when its register says it is a reference.
+      native_args.back().uncounted =
+          args[i] >= 0 && i < site->args.size() &&
+          types::Resolve(site->args[i])->kind == types::Kind::kFunction &&
+          vm::NativeParamIsFunction(name, i);
     }
     // The arguments were evaluated by OwnsFirstOperand(id), before the native
     // was chosen; natives.def says what the native does. They must agree

@@ -31,7 +31,13 @@ void FunctionCompiler::Done(Dest dest, int reg) {
 
 void FunctionCompiler::CompileFunction(const std::vector<lang::Param>& params, const Expr& body,
                                        const std::vector<std::pair<VarKey, bool>>& captures,
-                                       bool uses_rng) {
+                                       bool uses_rng,
+                                       const std::vector<const Type*>& capture_types) {
+  std::vector<const Type*> param_types;
+  for (const lang::Param& param : params) param_types.push_back(T(param.pattern->type));
+  if (uses_rng) param_types.push_back(pc_.RandStateType());
+  SetSignature(param_types, T(body.type));
+  for (const Type* c : capture_types) fn_.capture_types.push_back(pc_.TypeDescOf(T(c)));
   std::vector<bool> refs;
   for (const lang::Param& param : params) refs.push_back(Ref(param.pattern->type));
   if (uses_rng) refs.push_back(true);
@@ -507,16 +513,20 @@ void FunctionCompiler::Branch(const Expr& e, bool jump_if, Label& label) {
 
 void FunctionCompiler::Lambda(const Expr& e, int dst) {
   std::vector<std::pair<VarKey, bool>> captures;
+  std::vector<const Type*> capture_types;
   absl::flat_hash_set<VarKey> seen;
   for (const Expr* use : FreeVariables(e)) {
     VarKey key = KeyOfUse(*use);
     if (!vars_.contains(key)) key = VarKey(use->binding, "");
-    if (seen.insert(key).second) captures.emplace_back(key, Ref(use->type));
+    if (seen.insert(key).second) {
+      captures.emplace_back(key, Ref(use->type));
+      capture_types.push_back(T(use->type));
+    }
   }
   int index = pc_.NewFunctionSlot();
   {
     FunctionCompiler body(pc_, subst_, "lambda");
-    body.CompileFunction(e.params, *e.body, captures);
+    body.CompileFunction(e.params, *e.body, captures, /*uses_rng=*/false, capture_types);
     pc_.SetFunction(index, body.Finish());
   }
   if (captures.empty()) {

@@ -94,6 +94,7 @@ int ProgramCompiler::CtorWrapper(const types::Ctor& c, const Type* type) {
   for (const Type* a : type->args) refs.push_back(IsRef(a));
   int base = w.AllocWindow(refs);
   w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  w.SetSignature({type->args.begin(), type->args.end()}, type->result);
   int r = w.Alloc(true);
   w.Emit(Instr::ABC(Op::TUPLE, r, base, CaseDescOf(type->result, c)));
   w.Return(r);

@@ -20,6 +20,11 @@ const Type* ProgramCompiler::IntType() {
   return int_;
 }
 
+const Type* ProgramCompiler::RandStateType() {
+  if (rand_state_ == nullptr) rand_state_ = store_.Prim(Kind::kRandState);
+  return rand_state_;
+}
+
 const Type* ProgramCompiler::Concrete(const Type* t, const Subst& subst) {
   t = types::Resolve(t);
   switch (t->kind) {
@@ -171,15 +176,21 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
       desc.kind = vm::TypeDesc::Kind::kArray;
       desc.children.push_back(TypeDescOf(t->args[0]));
       break;
-    case Kind::kFunction:
+    case Kind::kFunction: {
       desc.kind = vm::TypeDesc::Kind::kFunction;
+      std::vector<uint32_t> children;
+      for (const Type* a : t->args) children.push_back(TypeDescOf(a));
+      children.push_back(TypeDescOf(t->result));
+      desc.children = std::move(children);
       break;
+    }
     case Kind::kTensor:
       desc.kind = vm::TypeDesc::Kind::kTensor;
       desc.dtype = static_cast<uint8_t>(StaticDType(t));
       break;
     case Kind::kDType:
       desc.kind = vm::TypeDesc::Kind::kDType;
+      desc.dtype = static_cast<uint8_t>(StaticDType(t));
       break;
     case Kind::kRandState:
       desc.kind = vm::TypeDesc::Kind::kRandState;

@@ -4,8 +4,9 @@ namespace alea::stdlib {
 namespace {
 
 constexpr vm::NativeEntry kNatives[] = {
-#define ALEA_NATIVE(name, arity, semantics) {#name, arity, &Native_##name},
-#define ALEA_NATIVE_OWNING(name, arity, semantics) {#name, arity, &Native_##name, nullptr, true},
+#define ALEA_NATIVE(name, arity, signature, semantics) {#name, arity, &Native_##name},
+#define ALEA_NATIVE_OWNING(name, arity, signature, semantics) \
+  {#name, arity, &Native_##name, nullptr, true},
 #include "vm/natives.def"
 #undef ALEA_NATIVE
 #undef ALEA_NATIVE_OWNING

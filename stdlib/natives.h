@@ -12,7 +12,7 @@ absl::Span<const vm::NativeEntry> Natives();
 
 // One declaration per entry of vm/natives.def, defined in arrays.cc and
 // numbers.cc; a missing definition is a link error.
-#define ALEA_NATIVE(name, arity, semantics) \
+#define ALEA_NATIVE(name, arity, signature, semantics) \
   absl::StatusOr<vm::Value> Native_##name(vm::NativeContext& ctx, const vm::Value* args);
 #include "vm/natives.def"
 #undef ALEA_NATIVE

@@ -9,7 +9,7 @@ namespace alea::vm {
 namespace {
 
 constexpr OpInfo kOpInfos[] = {
-#define ALEA_OP(name, format, semantics) {#name, OpFormat::format, semantics},
+#define ALEA_OP(name, format, operands, semantics) {#name, OpFormat::format, operands, semantics},
 #include "vm/opcodes.def"
 #undef ALEA_OP
 };

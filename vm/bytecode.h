@@ -12,7 +12,7 @@
 namespace alea::vm {
 
 enum class Op : uint8_t {
-#define ALEA_OP(name, format, semantics) name,
+#define ALEA_OP(name, format, operands, semantics) name,
 #include "vm/opcodes.def"
 #undef ALEA_OP
 };
@@ -22,11 +22,12 @@ enum class OpFormat : uint8_t { N, A, AB, ABC, AsBx, sBx, ABsC };
 struct OpInfo {
   const char* name;  // "ADD_I"
   OpFormat format;
+  const char* operands;   // x, a, b, c: what each field is (opcodes.def)
   const char* semantics;  // the comment of opcodes.def
 };
 const OpInfo& InfoOf(Op op);
 inline constexpr int kOpCount = 0
-#define ALEA_OP(name, format, semantics) +1
+#define ALEA_OP(name, format, operands, semantics) +1
 #include "vm/opcodes.def"
 #undef ALEA_OP
     ;
@@ -73,12 +74,14 @@ struct TypeDesc {
     kCase,     // one constructor of variant T(parent), for TUPLE: children its fields, tag
   };
   Kind kind = Kind::kInt;
-  std::vector<uint32_t> children;  // tuple and record fields, or the one array element type
-  std::string name;                // kRecord, kVariant: the type as written (`Tree(Int)`)
-  std::vector<std::string> names;  // kRecord: field names; kVariant: constructor names
+  // Tuple and record fields; the one array element type; a function's
+  // parameter types and then its result type.
+  std::vector<uint32_t> children;
+  std::string name;                          // kRecord, kVariant: the type as written (`Tree(Int)`)
+  std::vector<std::string> names;            // kRecord: field names; kVariant: constructor names
   std::vector<std::vector<uint32_t>> cases;  // kVariant
   uint16_t tag = 0;                          // kCase
-  uint8_t dtype = 0;                         // kTensor: its vm::DType (dtype.h)
+  uint8_t dtype = 0;                         // kTensor, kDType: the vm::DType (dtype.h)
   uint32_t parent = 0;                       // kCase: its kVariant
   // A tensor's dtype and shape live in the object, so kTensor needs nothing
   // more; a kDType value (`f32`...) is its vm::DType number. A kRandState is
@@ -115,6 +118,12 @@ struct Function {
   // first capture and then the closure, so the creating frame's register map
   // cannot say it: the closure's mask comes from here.
   std::vector<uint16_t> reference_captures;
+  // The signature the verifier checks calls, returns and closures against
+  // (vm/verifier.h): T indexes of the parameters (num_params of them), the
+  // captures (num_captures) and the result.
+  std::vector<uint32_t> param_types;
+  std::vector<uint32_t> capture_types;
+  uint32_t result_type = 0;
   std::vector<Instr> code;
   std::vector<LineEntry> lines;  // sorted by pc
 };

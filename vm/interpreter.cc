@@ -29,7 +29,7 @@ namespace alea::vm {
 bool Vm::Execute(Value* result) {
 #ifdef ALEA_COMPUTED_GOTO
   static const void* const kLabels[] = {
-#define ALEA_OP(name, format, semantics) &&op_##name,
+#define ALEA_OP(name, format, operands, semantics) &&op_##name,
 #include "vm/opcodes.def"
 #undef ALEA_OP
   };

@@ -101,6 +101,9 @@ void WriteFunction(Writer& w, const Function& f) {
   for (uint16_t r : f.reference_registers) w.Var(r);
   w.Var(f.reference_captures.size());
   for (uint16_t c : f.reference_captures) w.Var(c);
+  WriteIndexes(w, f.param_types);
+  WriteIndexes(w, f.capture_types);
+  w.Var(f.result_type);
   w.Var(f.code.size());
   for (const Instr& in : f.code) {
     w.U8(static_cast<uint8_t>(in.op));
@@ -287,6 +290,9 @@ Function ReadFunction(Reader& r, uint64_t* code_offset) {
   n = r.Count("reference capture count");
   f.reference_captures.reserve(n);
   for (size_t i = 0; i < n && r.ok(); ++i) f.reference_captures.push_back(r.Var16("capture"));
+  f.param_types = ReadIndexes(r, "parameter type");
+  f.capture_types = ReadIndexes(r, "capture type");
+  f.result_type = r.Var32("result type");
   n = r.Count("instruction count", sizeof(Instr));
   *code_offset = r.pos();
   f.code.reserve(n);
@@ -329,9 +335,10 @@ uint64_t InstructionSetFingerprint() {
     for (int i = 0; i < kOpCount; ++i) {
       const OpInfo& info = InfoOf(static_cast<Op>(i));
       h = Fnv1a(h, info.name);
-      h = Fnv1a(h, absl::StrCat(":", static_cast<int>(info.format), ";"));
+      h = Fnv1a(h, absl::StrCat(":", static_cast<int>(info.format), ":", info.operands, ";"));
     }
-#define ALEA_NATIVE(name, arity, semantics) h = Fnv1a(h, #name ":" #arity ";");
+#define ALEA_NATIVE(name, arity, signature, semantics) \
+  h = Fnv1a(h, #name ":" #arity ":" signature ";");
 #include "vm/natives.def"
 #undef ALEA_NATIVE
     return h;
@@ -577,7 +584,7 @@ absl::StatusOr<ModuleFile> DecodeModule(absl::string_view bytes) {
         break;
       }
       case Section::kFunctions: {
-        const size_t n = r.Count("function count", 9);
+        const size_t n = r.Count("function count", 12);
         m.functions.reserve(n);
         file.code_offsets.reserve(n);
         for (size_t i = 0; i < n && r.ok(); ++i) {

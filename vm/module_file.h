@@ -23,7 +23,7 @@ inline constexpr char kModuleMagic[] =
     "ALEAC\r\n";
 inline constexpr size_t kModuleMagicSize = 8;
 // Bumped whenever the layout changes; a module of another version is refused.
-inline constexpr uint32_t kModuleFormatVersion = 1;
+inline constexpr uint32_t kModuleFormatVersion = 2;
 
 // A decoded module, and where its parts were in the bytes, so that the
 // verifier's errors can name byte offsets too.
