@@ -39,6 +39,10 @@ struct NativeEntry {
   // vm/natives.def ALEA_NATIVE_OWNING: args[0] is moved in (owned), and its
   // register is cleared before the call.
   bool owns_first = false;
+  // What it relies on its arguments being (vm/native_signature.h), for the
+  // verifier: a native of natives.def has its line's; another (a test's) needs
+  // one to be called, a host's `extern fn` has the module's declaration.
+  const char* signature = nullptr;
 };
 
 class NativeContext {

@@ -159,15 +159,19 @@ struct Table {
 const Table& Natives() {
   static const Table* const kTable = [] {
     auto* table = new Table;
-    auto add = [&](const char* name, const char* text) {
+    auto add = [&](const char* name, const char* text, bool owns_first) {
       absl::StatusOr<NativeSignature> sig = ParseNativeSignature(text);
       // A malformed line of natives.def is caught by vm.NativeSignatures;
       // meanwhile the native is unknown to the verifier (every call refused).
-      if (sig.ok()) table->by_name.emplace(name, *std::move(sig));
+      if (!sig.ok()) return;
+      sig->owns_first = owns_first;
+      table->by_name.emplace(name, *std::move(sig));
     };
-#define ALEA_NATIVE(name, arity, signature, semantics) add(#name, signature);
+#define ALEA_NATIVE(name, arity, signature, semantics) add(#name, signature, false);
+#define ALEA_NATIVE_OWNING(name, arity, signature, semantics) add(#name, signature, true);
 #include "vm/natives.def"
 #undef ALEA_NATIVE
+#undef ALEA_NATIVE_OWNING
     return table;
   }();
   return *kTable;

@@ -54,6 +54,9 @@ struct SigParam {
 struct NativeSignature {
   std::vector<SigParam> params;
   SigType result;
+  // ALEA_NATIVE_OWNING: the first argument is moved in (its register is
+  // null after the call).
+  bool owns_first = false;
 };
 
 // Parses one signature; an error names the column and what was expected.

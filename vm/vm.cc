@@ -12,6 +12,7 @@
 #include "vm/kernels/elementwise.h"
 #include "vm/print.h"
 #include "vm/tensor_ops.h"
+#include "vm/verifier.h"
 
 namespace alea::vm {
 namespace {
@@ -44,7 +45,8 @@ Vm::~Vm() {
 void Vm::AddNatives(absl::Span<const NativeEntry> natives) {
   for (const NativeEntry& e : natives) {
     if (e.arity < 0 || e.arity > kMaxNativeArity) continue;  // cannot be called
-    native_table_.push_back({e.name, BoundNative{e.fn, e.arity, e.data, e.owns_first}});
+    native_table_.push_back(
+        {e.name, BoundNative{e.fn, e.arity, e.data, e.owns_first, e.signature}});
   }
 }
 
@@ -88,30 +90,33 @@ absl::Status Vm::Load(const Module& module) {
     }
     natives_.push_back(it->second);
   }
-  for (const TypeDesc& t : m->types) {
-    for (uint32_t c : t.children) {
-      if (c >= m->types.size()) return Malformed("a type refers to a missing type");
-    }
-    if (t.kind == TypeDesc::Kind::kArray && t.children.size() != 1) {
-      return Malformed("an array type needs one element type");
-    }
-    for (const std::vector<uint32_t>& fields : t.cases) {
-      for (uint32_t c : fields) {
-        if (c >= m->types.size()) return Malformed("a type refers to a missing type");
+  // Everything the module says is checked before anything runs
+  // (vm/verifier.h), against the signatures of the natives just bound.
+  VerifyOptions options;
+  options.host_natives = [this](absl::string_view name) { return HostSignature(name); };
+  if (absl::Status s = VerifyModule(*m, options); !s.ok()) {
+    Unload();
+    return s;
+  }
+  for (size_t i = 0; i < m->natives.size(); ++i) {
+    const std::string& name = m->natives[i];
+    size_t arity = 0;
+    if (absl::StartsWith(name, kExternPrefix)) {
+      for (const ExternFn& e : m->externs) {
+        if (e.name == absl::string_view(name).substr(sizeof(kExternPrefix) - 1)) {
+          arity = e.params.size();
+        }
       }
+    } else {
+      const NativeSignature* sig = SignatureOfNative(name);
+      if (sig == nullptr) sig = HostSignature(name);
+      arity = sig->params.size();
     }
-    if (t.kind == TypeDesc::Kind::kVariant &&
-        (t.cases.size() != t.names.size() || t.cases.size() > 65536)) {
-      return Malformed("a variant type needs a name per constructor");
-    }
-    if (t.kind == TypeDesc::Kind::kRecord && t.names.size() != t.children.size()) {
-      return Malformed("a record type needs a name per field");
-    }
-    if (t.kind == TypeDesc::Kind::kCase &&
-        (t.parent >= m->types.size() || m->types[t.parent].kind != TypeDesc::Kind::kVariant ||
-         t.tag >= m->types[t.parent].cases.size() ||
-         m->types[t.parent].cases[t.tag] != t.children)) {
-      return Malformed("a constructor type does not match its variant");
+    if (static_cast<size_t>(natives_[i].arity) != arity) {
+      Unload();
+      return absl::FailedPreconditionError(absl::StrCat("native `", name, "` takes ",
+                                                        natives_[i].arity,
+                                                        " arguments; the program passes ", arity));
     }
   }
   tuple_masks_.resize(m->types.size());
@@ -126,9 +131,6 @@ absl::Status Vm::Load(const Module& module) {
     for (uint32_t c : t.children) tuple_masks_[i].push_back(m->types[c].is_reference() ? 1 : 0);
     tuple_tags_[i] = t.tag;
   }
-  for (const Global& g : m->globals) {
-    if (g.type >= m->types.size()) return Malformed("a global has a missing type");
-  }
   funcs_.resize(m->functions.size());
   // Output-buffer sites (Heap::NewTensorAt): 1..F for the fused programs,
   // then one per instruction of every function.
@@ -136,11 +138,12 @@ absl::Status Vm::Load(const Module& module) {
   for (size_t i = 0; i < m->functions.size(); ++i) {
     const Function& f = m->functions[i];
     FuncInfo& info = funcs_[i];
-    if (f.num_params > f.num_registers) return Malformed("more parameters than registers");
-    if (next_site + f.code.size() > UINT32_MAX) return Malformed("too many instructions");
+    if (next_site + f.code.size() > UINT32_MAX) {
+      Unload();
+      return Malformed("too many instructions");
+    }
     info.first_site = static_cast<uint32_t>(next_site);
     next_site += f.code.size();
-    if (f.code.empty()) return Malformed(absl::StrCat("function `", f.name, "` has no code"));
     info.code = f.code.data();
     info.num_params = f.num_params;
     info.num_registers = f.num_registers;
@@ -148,21 +151,11 @@ absl::Status Vm::Load(const Module& module) {
     info.num_refs = static_cast<uint32_t>(f.reference_registers.size());
     info.is_ref.assign(f.num_registers, 0);
     info.index = static_cast<uint32_t>(i);
-    for (uint16_t r : f.reference_registers) {
-      if (r >= f.num_registers) return Malformed("a reference register is out of range");
-      info.is_ref[r] = 1;
-    }
+    for (uint16_t r : f.reference_registers) info.is_ref[r] = 1;
     info.capture_is_ref.assign(f.num_captures, 0);
-    for (uint16_t c : f.reference_captures) {
-      if (c >= f.num_captures) return Malformed("a reference capture is out of range");
-      info.capture_is_ref[c] = 1;
-    }
+    for (uint16_t c : f.reference_captures) info.capture_is_ref[c] = 1;
   }
   module_ = std::move(m);
-  if (absl::Status s = Verify(); !s.ok()) {
-    Unload();
-    return s;
-  }
   for (const std::string& s : module_->strings) {
     Object* o = heap_.NewStr(s);
     if (o == nullptr) {
@@ -178,6 +171,23 @@ absl::Status Vm::Load(const Module& module) {
     global_unset_.push_back(g.external ? 1 : 0);
   }
   return absl::OkStatus();
+}
+
+const NativeSignature* Vm::HostSignature(absl::string_view name) {
+  for (auto it = native_table_.rbegin(); it != native_table_.rend(); ++it) {
+    if (it->first != name) continue;
+    const char* text = it->second.signature;
+    if (text == nullptr) return nullptr;
+    auto cached = host_signatures_.find(text);
+    if (cached == host_signatures_.end()) {
+      absl::StatusOr<NativeSignature> sig = ParseNativeSignature(text);
+      if (!sig.ok()) return nullptr;
+      sig->owns_first = it->second.owns_first;
+      cached = host_signatures_.emplace(text, *std::move(sig)).first;
+    }
+    return &cached->second;
+  }
+  return nullptr;
 }
 
 absl::Status Vm::SetGlobal(uint32_t index, Value value) {
@@ -199,146 +209,6 @@ absl::Status Vm::CheckExternals() const {
       return absl::FailedPreconditionError(absl::StrCat("the program declares `extern let ",
                                                         module_->globals[i].name,
                                                         "` and the host has not set it"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-// Checks every index an instruction uses into the module's tables, so that a
-// buggy compiler gets an error rather than a wild read. Register operands are
-// not checked: modules come from the compiler only (no bytecode files yet).
-absl::Status Vm::Verify() const {
-  const Module& m = *module_;
-  auto check_fn = [&](int32_t index, const char* what) -> absl::Status {
-    if (index < -1 || index >= static_cast<int32_t>(m.functions.size())) {
-      return Malformed(absl::StrCat(what, " is not a function"));
-    }
-    return absl::OkStatus();
-  };
-  if (absl::Status s = check_fn(m.init, "init"); !s.ok()) return s;
-  if (absl::Status s = check_fn(m.main, "main"); !s.ok()) return s;
-  if (m.init >= 0 && m.functions[m.init].num_params != 0) return Malformed("init takes arguments");
-  if (m.main >= 0 &&
-      m.functions[m.main].num_params != (m.main_takes_args ? 1 : 0) + (m.main_uses_rng ? 1 : 0)) {
-    return Malformed("main has the wrong number of parameters");
-  }
-  for (const Export& e : m.exports) {
-    if (e.function >= m.functions.size() ||
-        m.functions[e.function].num_params != e.params.size() + (e.uses_rng ? 1 : 0)) {
-      return Malformed(absl::StrCat("export `", e.name, "` does not match its function"));
-    }
-    bool types_ok = e.result.type < m.types.size();
-    for (const ExportType& p : e.params) types_ok &= p.type < m.types.size();
-    if (!types_ok) return Malformed(absl::StrCat("export `", e.name, "` has a missing type"));
-  }
-  for (const Function& f : m.functions) {
-    const int64_t n = static_cast<int64_t>(f.code.size());
-    for (int64_t pc = 0; pc < n; ++pc) {
-      const Instr& in = f.code[pc];
-      auto bad = [&](absl::string_view why) {
-        return Malformed(absl::StrCat("`", f.name, "` pc ", pc, ": ", why));
-      };
-      if (static_cast<int>(in.op) >= kOpCount) return bad("unknown opcode");
-      int64_t target = 0;
-      bool jumps = false;
-      switch (in.op) {
-        case Op::LOADK:
-          if (in.b >= m.constants.size()) return bad("constant index out of range");
-          break;
-        case Op::LOADS:
-          if (in.b >= m.strings.size()) return bad("string index out of range");
-          break;
-        case Op::LOADG:
-        case Op::STOREG:
-          if (in.b >= m.globals.size()) return bad("global index out of range");
-          break;
-        case Op::LOADFN:
-          if (in.b >= m.functions.size()) return bad("function index out of range");
-          break;
-        case Op::CLOSURE:
-          if (in.b >= m.functions.size()) return bad("function index out of range");
-          if (in.c != m.functions[in.b].num_captures) return bad("wrong number of captures");
-          break;
-        case Op::GETCAP:
-          if (in.b >= f.num_captures) return bad("capture index out of range");
-          break;
-        case Op::CALL:
-        case Op::TAILCALL:
-          if (in.b >= m.functions.size()) return bad("function index out of range");
-          if (in.c != m.functions[in.b].num_params) return bad("wrong number of arguments");
-          break;
-        case Op::CALLN:
-          if (in.b >= natives_.size()) return bad("native index out of range");
-          if (in.c != natives_[in.b].arity) return bad("wrong number of native arguments");
-          break;
-        case Op::EQ_V:
-        case Op::LT_V:
-        case Op::LE_V:
-        case Op::STR:
-          if (in.c >= m.types.size()) return bad("type index out of range");
-          break;
-        case Op::TUPLE:
-          if (in.c >= m.types.size() || (m.types[in.c].kind != TypeDesc::Kind::kTuple &&
-                                         m.types[in.c].kind != TypeDesc::Kind::kRecord &&
-                                         m.types[in.c].kind != TypeDesc::Kind::kCase)) {
-            return bad("TUPLE needs a tuple, record or constructor type");
-          }
-          break;
-        case Op::SWITCH:
-          if (in.b == 0 || pc + in.b >= n) return bad("SWITCH needs its table of JMPs");
-          for (int64_t k = 1; k <= in.b; ++k) {
-            if (f.code[pc + k].op != Op::JMP) return bad("SWITCH needs its table of JMPs");
-          }
-          break;
-        case Op::JNTAG:
-          target = pc + 1 + in.sc();
-          jumps = true;
-          break;
-        case Op::PRINT:
-          if (in.b >= m.types.size()) return bad("type index out of range");
-          break;
-        case Op::FUSED_T: {
-          // Its fallback is the JMP after it (opcodes.def), and the program
-          // must only name this frame's registers and earlier values.
-          if (pc + 1 >= n || f.code[pc + 1].op != Op::JMP) return bad("FUSED_T without its JMP");
-          if (in.b >= m.fused.size()) return bad("fused program index out of range");
-          const FusedProgram& p = m.fused[in.b];
-          if (p.leaves.empty() || p.nodes.empty()) return bad("empty fused program");
-          for (const FusedLeaf& leaf : p.leaves) {
-            if (leaf.reg >= f.num_registers) return bad("fused leaf register out of range");
-            const bool tensor =
-                leaf.kind == FusedLeaf::Kind::kTensor || leaf.kind == FusedLeaf::Kind::kBool;
-            const bool ref = std::find(f.reference_registers.begin(), f.reference_registers.end(),
-                                       leaf.reg) != f.reference_registers.end();
-            if (tensor != ref) return bad("fused leaf in a register of the wrong class");
-          }
-          // Typed (bytecode.h FusedValueMasks), or the JIT would be asked for nonsense.
-          if (!FusedValueMasks(p)) return bad("malformed fused program");
-          break;
-        }
-        case Op::JMP:
-        case Op::JMPIF:
-        case Op::JMPIFNOT:
-          target = pc + 1 + in.sbx();
-          jumps = true;
-          break;
-        case Op::JLT_I:
-        case Op::JLE_I:
-        case Op::JEQ_I:
-        case Op::JNE_I:
-          target = pc + 1 + in.sc();
-          jumps = true;
-          break;
-        default:
-          break;
-      }
-      if (jumps && (target < 0 || target >= n)) {
-        return bad("jump target out of range");
-      }
-    }
-    const Op last = f.code.back().op;
-    if (last != Op::RET && last != Op::JMP && last != Op::TAILCALL && last != Op::TAILCALLC) {
-      return Malformed(absl::StrCat("`", f.name, "` can run past its last instruction"));
     }
   }
   return absl::OkStatus();

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -27,6 +28,7 @@
 #include "vm/files.h"
 #include "vm/heap.h"
 #include "vm/native.h"
+#include "vm/native_signature.h"
 #include "vm/randstate.h"
 #include "vm/runtime_error.h"
 #include "vm/thread_pool.h"
@@ -196,10 +198,12 @@ class Vm {
     int arity;
     const void* data;
     bool owns_first;
+    const char* signature;  // NativeEntry::signature (a host's native)
   };
 
   void Unload();
-  absl::Status Verify() const;
+  // The signature of a native the host added (NativeEntry::signature), parsed.
+  const NativeSignature* HostSignature(absl::string_view name);
   absl::Status CheckExternals() const;
 
   // Runs function `index` (with `closure`, owned, or null) on `args` (owned,
@@ -264,6 +268,7 @@ class Vm {
   Limits limits_;
   Heap heap_;
   std::vector<std::pair<std::string, BoundNative>> native_table_;
+  absl::flat_hash_map<std::string, NativeSignature> host_signatures_;
   std::unique_ptr<Module> module_;
   uint32_t loads_ = 0;  // Load calls so far: the RandSite::module of the loaded module's sites
   std::vector<FuncInfo> funcs_;
