@@ -117,7 +117,11 @@ bool Vm::Execute(Value* result) {
   }
   CASE(LOADG) {
     Value v = globals_[B];
-    if (global_is_ref_[B] && v != 0) Retain(v);
+    if (global_is_ref_[B]) {
+      // The verifier knows a reference global's shape, not whether it is set.
+      if (ABSL_PREDICT_FALSE(v == 0)) RAISE(RuntimeErrorId::kGlobalUnset, module_->globals[B].name);
+      Retain(v);
+    }
     RA = v;
     DISPATCH();
   }
