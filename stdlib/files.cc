@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "stdlib/natives.h"
+#include "stdlib/tensor_args.h"
 #include "vm/csv.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
@@ -71,7 +72,14 @@ absl::StatusOr<Value> Native_write_text(vm::NativeContext& ctx, const Value* arg
 }
 
 absl::StatusOr<Value> Native_t_load_csv(vm::NativeContext& ctx, const Value* args) {
-  const auto dtype = static_cast<vm::DType>(AsInt(args[1]));
+  absl::StatusOr<vm::DType> dtype_arg = DTypeArg(ctx, args[1]);
+  if (!dtype_arg.ok()) return dtype_arg.status();
+  const vm::DType dtype = *dtype_arg;
+  // ParseCsv makes 4-byte words, which a bool tensor has no room for (the
+  // builtin's dtype is numeric; only malformed bytecode passes bool).
+  if (dtype == vm::DType::kBool) {
+    return ctx.Fail(RuntimeErrorId::kBadCall, "`load_csv` of dtype bool");
+  }
   const absl::string_view delimiter = vm::StrView(AsObject(args[3]));
   if (delimiter.empty()) return ctx.Fail(RuntimeErrorId::kEmptyDelimiter, "load_csv");
   const int64_t skip = AsInt(args[2]);
@@ -96,6 +104,11 @@ absl::StatusOr<Value> Native_t_save_csv(vm::NativeContext& ctx, const Value* arg
   const Object* x = AsObject(args[1]);
   const absl::string_view delimiter = vm::StrView(AsObject(args[2]));
   if (delimiter.empty()) return ctx.Fail(RuntimeErrorId::kEmptyDelimiter, "save_csv");
+  // FormatCsv reads 4-byte words; a bool tensor's are bytes (the builtin's
+  // dtype is numeric; only malformed bytecode passes bool).
+  if (vm::DTypeOf(x) == vm::DType::kBool) {
+    return ctx.Fail(RuntimeErrorId::kBadCall, "`save_csv` of a tensor of dtype bool");
+  }
   const absl::Span<const int64_t> shape = vm::ShapeOf(x);
   if (shape.size() != 1 && shape.size() != 2) {
     return ctx.Fail(RuntimeErrorId::kCsvRank, absl::StrCat("[", absl::StrJoin(shape, ", "), "]"));

@@ -73,12 +73,24 @@ absl::Status CheckChoice(vm::NativeContext& ctx, ChoiceArgs& c, int64_t draws) {
     return ctx.Fail(vm::RuntimeErrorId::kChoiceTooMany, draws, c.n);
   }
   if (c.p != nullptr) {
+    if (absl::Status s = CheckF32(ctx, "choice", "p", c.p); !s.ok()) return s;
     const absl::Span<const int64_t> p_shape = vm::ShapeOf(c.p);
     if (p_shape.size() != 1 || p_shape[0] != c.n) {
       return ctx.Fail(vm::RuntimeErrorId::kChoiceWeightsShape, vm::ShapeString(p_shape), c.n);
     }
     return CheckWeights(ctx, "choice", vm::ElementsOf<float>(c.p), c.n);
   }
+  return absl::OkStatus();
+}
+
+// permutation(k, n) into out, the sort's scratch on the heap (its budget
+// bounds it).
+absl::Status Permute(vm::NativeContext& ctx, vm::TensorContext& cx, vm::random::Key k, uint64_t n,
+                     int32_t* out) {
+  vm::Object* scratch = cx.Scratch(static_cast<int64_t>(2 * n));  // n words of 8 bytes
+  if (scratch == nullptr) return ctx.Fail(cx);
+  vm::random::Permutation(k, n, out, static_cast<uint64_t*>(vm::DataOf(scratch)));
+  cx.heap().Release(scratch);
   return absl::OkStatus();
 }
 
@@ -89,13 +101,13 @@ absl::Status DrawIndices(vm::NativeContext& ctx, vm::TensorContext& cx, vm::rand
   if (c.p == nullptr) {
     // Without replacement: the prefix of permutation(k, n), in a tensor so
     // that the heap's budget bounds it.
-    const int64_t n[1] = {c.n};
-    vm::Object* perm = cx.New(vm::DType::kI32, n);
+    vm::Object* perm = cx.Scratch(c.n);
     if (perm == nullptr) return ctx.Fail(cx);
-    vm::random::Permutation(k, static_cast<uint64_t>(c.n), vm::ElementsOf<int32_t>(perm));
-    std::copy(vm::ElementsOf<int32_t>(perm), vm::ElementsOf<int32_t>(perm) + draws, idx);
+    int32_t* order = static_cast<int32_t*>(vm::DataOf(perm));
+    absl::Status s = Permute(ctx, cx, k, static_cast<uint64_t>(c.n), order);
+    if (s.ok()) std::copy(order, order + draws, idx);
     cx.heap().Release(perm);
-    return absl::OkStatus();
+    return s;
   }
   const float* p = vm::ElementsOf<float>(c.p);
   const vm::JitDrawKernels kernels(cx);
@@ -141,9 +153,19 @@ absl::StatusOr<Value> Native_rand_choice(vm::NativeContext& ctx, const Value* ar
   }
   vm::Object* out = cx.New(c.xs != nullptr ? vm::DTypeOf(c.xs) : vm::DType::kI32, out_shape);
   if (out == nullptr) return ctx.Fail(cx);
-  // Indices go straight into an Int population's result.
-  std::vector<int32_t> scratch(c.xs != nullptr ? static_cast<size_t>(draws) : 0);
-  int32_t* idx = c.xs != nullptr ? scratch.data() : vm::ElementsOf<int32_t>(out);
+  // Indices go straight into an Int population's result; a tensor's are
+  // heap scratch, as its rows may be empty (a result of no bytes for any
+  // number of draws).
+  ScratchTensors scratch(cx.heap());
+  int32_t* idx = vm::ElementsOf<int32_t>(out);
+  if (c.xs != nullptr) {
+    vm::Object* indices = scratch.Hold(cx.Scratch(draws));
+    if (indices == nullptr) {
+      cx.heap().Release(out);
+      return ctx.Fail(cx);
+    }
+    idx = static_cast<int32_t*>(vm::DataOf(indices));
+  }
   if (c.replace && c.p == nullptr) {
     const vm::random::Key k = *key;
     const int64_t n = c.n;
@@ -173,6 +195,10 @@ absl::StatusOr<Value> Native_rand_choice_scalar(vm::NativeContext& ctx, const Va
   absl::StatusOr<vm::random::Key> key = ctx.StateKey(args[0]);
   if (!key.ok()) return key.status();
   ChoiceArgs c = ReadChoice(ctx, args, 2);
+  // The one element chosen is read as a Float.
+  if (c.xs != nullptr) {
+    if (absl::Status s = CheckF32(ctx, "choice", "xs", c.xs); !s.ok()) return s;
+  }
   if (c.xs != nullptr && vm::ShapeOf(c.xs).size() != 1) {
     return ctx.Fail(vm::RuntimeErrorId::kChoiceRank, vm::ShapeString(vm::ShapeOf(c.xs)),
                     "without a shape `choice` picks one number, from a 1-d tensor; "
@@ -212,12 +238,16 @@ absl::StatusOr<Value> Native_rand_shuffle(vm::NativeContext& ctx, const Value* a
     return ctx.Fail(vm::RuntimeErrorId::kRandomParameter, "shuffle", "len(xs)",
                     static_cast<int64_t>(n), "permutation draws i32 positions");
   }
+  vm::TensorContext cx = ctx.tensors();
+  ScratchTensors scratch(cx.heap());
+  vm::Object* perm = scratch.Hold(cx.Scratch(static_cast<int64_t>(n)));
+  if (perm == nullptr) return ctx.Fail(cx);
+  int32_t* order = static_cast<int32_t*>(vm::DataOf(perm));
+  if (absl::Status s = Permute(ctx, cx, *key, n, order); !s.ok()) return s;
   absl::StatusOr<vm::Object*> out = ctx.NewArray(n, xs->elements_are_refs);
   if (!out.ok()) return out.status();
-  std::vector<int32_t> perm(n);
-  vm::random::Permutation(*key, n, perm.data());
   for (uint64_t i = 0; i < n; ++i) {
-    const Value x = vm::Slots(xs)[perm[i]];
+    const Value x = vm::Slots(xs)[order[i]];
     if (xs->elements_are_refs) vm::Retain(x);
     vm::Slots(*out)[i] = x;
   }

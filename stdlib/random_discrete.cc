@@ -162,6 +162,7 @@ absl::StatusOr<Value> Native_rand_multinomial(vm::NativeContext& ctx, const Valu
                     "the number of trials must be 0 or more");
   }
   const vm::Object* p = vm::AsObject(args[2]);
+  if (absl::Status s = CheckF32(ctx, "multinomial", "p", p); !s.ok()) return s;
   const absl::Span<const int64_t> p_shape = vm::ShapeOf(p);
   // JAX's shape is the whole result's, the categories last; absent (a plain
   // register: the builtin's `none`), it is p's.

@@ -2,7 +2,6 @@
 // vm/random/gamma.h: tensor draws on the VM's threads (random_args.h), scalar
 // draws, and the forms that take their parameters as tensors.
 #include <cstdint>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -84,6 +83,7 @@ absl::StatusOr<Value> Native_rand_gamma_scalar(vm::NativeContext& ctx, const Val
 
 absl::StatusOr<Value> Native_rand_gamma__like(vm::NativeContext& ctx, const Value* args) {
   const vm::Object* a = vm::AsObject(args[1]);
+  if (absl::Status s = CheckF32(ctx, "gamma", "a", a); !s.ok()) return s;
   const float* alpha = vm::ElementsOf<float>(a);
   return DrawUnits(ctx, args[0], vm::ShapeOf(a), 1,
                    [alpha](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
@@ -175,14 +175,19 @@ absl::StatusOr<Value> Native_rand_beta_scalar(vm::NativeContext& ctx, const Valu
 absl::StatusOr<Value> Native_rand_beta__like(vm::NativeContext& ctx, const Value* args) {
   const vm::Object* a = vm::AsObject(args[1]);
   const vm::Object* b = vm::AsObject(args[2]);
+  if (absl::Status s = CheckF32(ctx, "beta", "a", a); !s.ok()) return s;
+  if (absl::Status s = CheckF32(ctx, "beta", "b", b); !s.ok()) return s;
   vm::Shape shape;
   if (!vm::BroadcastShapes({vm::ShapeOf(a), vm::ShapeOf(b)}, &shape)) {
     return ctx.Fail(vm::RuntimeErrorId::kBroadcast, "beta", vm::ShapeString(vm::ShapeOf(a)),
                     vm::ShapeString(vm::ShapeOf(b)));
   }
-  std::vector<float> a_storage, b_storage;
-  const float* alpha = Expanded(a, shape, a_storage);
-  const float* beta = Expanded(b, shape, b_storage);
+  vm::TensorContext cx = ctx.tensors();
+  ScratchTensors scratch(cx.heap());
+  const float* alpha = Expanded(cx, a, shape, scratch);
+  if (alpha == nullptr) return ctx.Fail(cx);
+  const float* beta = Expanded(cx, b, shape, scratch);
+  if (beta == nullptr) return ctx.Fail(cx);
   return DrawUnits(
       ctx, args[0], shape, 1,
       [alpha, beta](Key k, uint64_t start, uint64_t n, float* out, const Batch& batch) {
@@ -196,6 +201,7 @@ namespace {
 // batch shape alpha[:-1] must broadcast to `shape` (JAX's _check_shape).
 absl::StatusOr<Value> Dirichlet(vm::NativeContext& ctx, Value state, const vm::Object* alpha_t,
                                 const vm::Shape* batch_shape) {
+  if (absl::Status s = CheckF32(ctx, "dirichlet", "alpha", alpha_t); !s.ok()) return s;
   const absl::Span<const int64_t> alpha_shape = vm::ShapeOf(alpha_t);
   if (alpha_shape.empty()) {
     return ctx.Fail(vm::RuntimeErrorId::kAxisOutOfRange, -1, vm::ShapeString(alpha_shape));
@@ -221,11 +227,13 @@ absl::StatusOr<Value> Dirichlet(vm::NativeContext& ctx, Value state, const vm::O
       core.size() <= batch.size() && absl::Span<const int64_t>(batch).last(core.size()) == core;
   int64_t alpha_rows = 1;
   for (int64_t dim : core) alpha_rows *= dim;
-  std::vector<float> storage;
+  vm::TensorContext cx = ctx.tensors();
+  ScratchTensors scratch(cx.heap());
   if (!repeats) {
     vm::Shape full = batch;
     full.push_back(n);
-    alpha = Expanded(alpha_t, full, storage);
+    alpha = Expanded(cx, alpha_t, full, scratch);
+    if (alpha == nullptr) return ctx.Fail(cx);
     alpha_rows = vm::ElementCount(vm::DType::kF32, batch);
   }
   vm::Shape shape = batch;

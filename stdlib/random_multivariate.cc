@@ -33,6 +33,8 @@ absl::StatusOr<Value> Native_rand_multivariate_normal(vm::NativeContext& ctx, co
   if (!key.ok()) return key.status();
   const vm::Object* mean = vm::AsObject(args[1]);
   const vm::Object* cov = vm::AsObject(args[2]);
+  if (absl::Status s = CheckF32(ctx, "multivariate_normal", "mean", mean); !s.ok()) return s;
+  if (absl::Status s = CheckF32(ctx, "multivariate_normal", "cov", cov); !s.ok()) return s;
   const absl::Span<const int64_t> ms = vm::ShapeOf(mean), cs = vm::ShapeOf(cov);
   if (ms.size() != 1 || cs.size() != 2 || cs[0] != ms[0] || cs[1] != ms[0]) {
     return ctx.Fail(vm::RuntimeErrorId::kMultivariateShapes, vm::ShapeString(ms),

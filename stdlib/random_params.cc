@@ -9,7 +9,6 @@
 // one table below.
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -234,7 +233,12 @@ absl::StatusOr<Value> DrawWithParams(vm::NativeContext& ctx, const Value* args,
   if (!key.ok()) return key.status();
   const int params = sampler.params;
   const vm::Object* tensors[kMaxParams] = {};
-  for (int q = 0; q < params; ++q) tensors[q] = vm::AsObject(args[1 + q]);
+  for (int q = 0; q < params; ++q) {
+    tensors[q] = vm::AsObject(args[1 + q]);
+    if (absl::Status s = CheckF32(ctx, sampler.name, sampler.param_names[q], tensors[q]); !s.ok()) {
+      return s;
+    }
+  }
   // The draws' shape: the given one, which every parameter must broadcast
   // to (JAX's broadcast_to), or the parameters' broadcast shape.
   vm::Shape shape;
@@ -260,10 +264,14 @@ absl::StatusOr<Value> DrawWithParams(vm::NativeContext& ctx, const Value* args,
     }
   }
   const int64_t n = vm::ElementCount(sampler.dtype, shape);
-  std::vector<float> storage[kMaxParams];
+  vm::TensorContext cx = ctx.tensors();
+  ScratchTensors scratch(cx.heap());
   const float* p[kMaxParams] = {};
   if (n > 0) {
-    for (int q = 0; q < params; ++q) p[q] = Expanded(tensors[q], shape, storage[q]);
+    for (int q = 0; q < params; ++q) {
+      p[q] = Expanded(cx, tensors[q], shape, scratch);
+      if (p[q] == nullptr) return ctx.Fail(cx);
+    }
   }
   if (sampler.check != nullptr) {
     for (int64_t i = 0; i < n; ++i) {
@@ -273,7 +281,6 @@ absl::StatusOr<Value> DrawWithParams(vm::NativeContext& ctx, const Value* args,
       if (absl::Status s = sampler.check(ctx, tuple); !s.ok()) return s;
     }
   }
-  vm::TensorContext cx = ctx.tensors();
   vm::Object* out = cx.New(sampler.dtype, shape);
   if (out == nullptr) return ctx.Fail(cx);
   char* y = static_cast<char*>(vm::DataOf(out));

@@ -234,7 +234,22 @@ absl::StatusOr<Value> Native_t_subscript(vm::NativeContext& ctx, const Value* ar
   for (int64_t w = 0; w + 3 < words; w += 4) {
     const Value* item = vm::Slots(spec) + w;
     const int64_t kind = AsInt(item[0]);
-    if (kind == vm::SubscriptItem::kTensor) idx = AsObject(args[2]);
+    // The loader checks neither the kind words nor that argument 2 holds the
+    // index tensor a kind-2 item reads (the compiler passes a plain 0 when
+    // there is none), so both are checked before the cast and the read.
+    if (kind < vm::SubscriptItem::kIndex || kind > vm::SubscriptItem::kTensor) {
+      return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript item of an unknown kind");
+    }
+    if (kind == vm::SubscriptItem::kTensor) {
+      if (idx != nullptr) {
+        return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript with two index tensors");
+      }
+      if (!ctx.arg_is_reference(2) || args[2] == 0 ||
+          AsObject(args[2])->kind != vm::ObjKind::kTensor) {
+        return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript's index tensor is not a tensor");
+      }
+      idx = AsObject(args[2]);
+    }
     items.push_back({static_cast<vm::SubscriptItem::Kind>(kind), AsInt(item[1]), AsInt(item[2]),
                      AsInt(item[3])});
   }

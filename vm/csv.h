@@ -34,7 +34,8 @@ absl::StatusOr<CsvTable> ParseCsv(absl::string_view text, absl::string_view path
 
 // The text np.savetxt(path, x, delimiter=...) makes for a 1-d (one value a
 // line) or 2-d tensor, each f32 written with the fewest digits that read
-// back as the same f32. `shape` must have 1 or 2 axes.
+// back as the same f32. `shape` must have 1 or 2 axes, and `dtype` be f32,
+// i32 or u32 (the elements are read as 4-byte words).
 std::string FormatCsv(DType dtype, absl::Span<const int64_t> shape, const void* data,
                       absl::string_view delimiter);
 

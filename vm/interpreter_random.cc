@@ -221,6 +221,7 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
   // This sampler's output buffer is reused once its last result has died.
   TensorContext cx = Tensors(funcs_[here.function].first_site + here.pc);
   Object* out = nullptr;
+  Object* scratch = nullptr;  // PERMUTATION's sort rows
   // Validation and allocation; the elements are filled below, once nothing
   // can fail any more.
   switch (ins.op) {
@@ -266,6 +267,13 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       }
       const int64_t shape[1] = {n};
       out = cx.New(DType::kI32, shape);
+      if (out != nullptr) {
+        scratch = cx.Scratch(2 * n);  // n words of 8 bytes
+        if (scratch == nullptr) {
+          heap_.Release(out);
+          out = nullptr;
+        }
+      }
       break;
     }
     case Op::DROPOUT: {
@@ -337,7 +345,9 @@ bool Vm::RandomSample(Instr ins, Value* r, Object* state, const RandSite& here) 
       break;
     }
     case Op::PERMUTATION:
-      random::Permutation(k, count, ElementsOf<int32_t>(out));
+      random::Permutation(k, count, ElementsOf<int32_t>(out),
+                          static_cast<uint64_t*>(DataOf(scratch)));
+      heap_.Release(scratch);
       break;
     case Op::DROPOUT:
       draw.rate = AsFloat(args[2]);

@@ -22,15 +22,6 @@ Object* Zeros(TensorContext& cx, DType dtype, int64_t n) {
   return Full(cx, dtype, shape, 0);
 }
 
-// Scratch space the kernels need beside the result (histogram's edges,
-// weighted bincount's double sums): a heap tensor, so the heap budget counts
-// it, released by the caller. nullptr after recording out-of-memory.
-Object* Scratch(TensorContext& cx, int64_t words) {
-  const int64_t shape[] = {words};
-  Object* t = cx.heap().NewTensor(DType::kU32, shape);
-  return t != nullptr ? t : cx.OutOfMemory();
-}
-
 }  // namespace
 
 Object* BinCount(TensorContext& cx, const Object* idx, int64_t length, const Object* weights) {
@@ -59,7 +50,7 @@ Object* BinCount(TensorContext& cx, const Object* idx, int64_t length, const Obj
   const int64_t out_shape[] = {out_length};
   Object* out = cx.New(DType::kF32, out_shape);
   if (out == nullptr) return nullptr;
-  Object* sums = Scratch(cx, 2 * out_length);
+  Object* sums = cx.Scratch(2 * out_length);
   if (sums == nullptr) {
     cx.heap().Release(out);
     return nullptr;
@@ -84,7 +75,7 @@ Object* Histogram(TensorContext& cx, const Object* x, int64_t bins, double lo, d
   if (n > kMaxI32) return cx.Fail(RuntimeErrorId::kI32CountRange, "histogram", n);
   Object* out = Zeros(cx, DType::kI32, bins);  // first: a bins too large is kBadShape
   if (out == nullptr) return nullptr;
-  Object* edges = Scratch(cx, 2 * (bins + 1));  // bins + 1 doubles
+  Object* edges = cx.Scratch(2 * (bins + 1));  // bins + 1 doubles
   if (edges == nullptr) {
     cx.heap().Release(out);
     return nullptr;

@@ -161,6 +161,12 @@ Object* TensorContext::New(DType dtype, absl::Span<const int64_t> shape) {
   return OutOfMemory();
 }
 
+Object* TensorContext::Scratch(int64_t words) {
+  const int64_t shape[] = {words};
+  Object* t = heap_.NewTensor(DType::kU32, shape);
+  return t != nullptr ? t : OutOfMemory();
+}
+
 namespace {
 
 // ---- Splitting across the VM's threads ----

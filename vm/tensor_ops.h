@@ -62,6 +62,12 @@ class TensorContext {
   // A tensor of `shape` with uninitialized elements; nullptr (out of memory,
   // or an invalid shape: kBadShape) with the failure recorded.
   Object* New(DType dtype, absl::Span<const int64_t> shape);
+  // Scratch space beside a result: `words` uninitialized 4-byte words
+  // (64-byte aligned) in a u32 tensor, so that the heap budget counts them
+  // (a std::vector sized by a program's shape could abort the process
+  // instead), and never the site's output buffer. The caller releases it.
+  // nullptr after recording out-of-memory.
+  Object* Scratch(int64_t words);
 
   // Counts a result whose elements were copied from an operand unchanged,
   // only to lay them out anew (Stats::bytes_copied): so a hidden copy shows

@@ -126,8 +126,7 @@ float RowResult(const RowKernels& k, ReduceOp op, const float* x, int64_t n, int
     case ReduceOp::kVar:
     case ReduceOp::kStd: {
       const float mean = k.fold(x, n) / static_cast<float>(n);
-      const float var =
-          k.map_sum(x, n, mean, nullptr) / static_cast<float>(std::max<int64_t>(n - ddof, 0));
+      const float var = k.map_sum(x, n, mean, nullptr) / kernels::VarDivisor(n, ddof);
       return op == ReduceOp::kStd ? std::sqrt(var) : var;
     }
     case ReduceOp::kLogSumExp: {
@@ -388,6 +387,11 @@ Object* ReduceTransposed(TensorContext& cx, ReduceOp op, const Object* x, int64_
 }
 
 Object* Softmax(TensorContext& cx, const Object* x, int64_t axis) {
+  // The kernels read f32 elements; the loader does not check dtypes.
+  if (DTypeOf(x) != DType::kF32) {
+    return cx.Fail(RuntimeErrorId::kBadCall,
+                   absl::StrCat("`softmax` of a tensor of dtype ", DTypeName(DTypeOf(x))));
+  }
   const absl::Span<const int64_t> shape = ShapeOf(x);
   const std::optional<AxisView> view = ViewAround(cx, shape, axis);
   if (!view) return nullptr;

@@ -51,8 +51,12 @@ Object* Subscript(TensorContext& cx, const Object* x, absl::Span<const Subscript
         const int64_t from = std::min(item.start, size);
         const int64_t to = std::max(from, std::min(item.stop, size));
         view.offset += from * stride;
-        view.shape.push_back((to - from + item.step - 1) / item.step);
-        view.strides.push_back(item.step * stride);
+        // A step of the size or more takes at most the first element, so
+        // clamping it there changes nothing, and keeps `to - from + step` and
+        // `step * stride` in range for any Int step.
+        const int64_t step = std::min(item.step, std::max<int64_t>(size, 1));
+        view.shape.push_back((to - from + step - 1) / step);
+        view.strides.push_back(step * stride);
         break;
       }
       case SubscriptItem::kTensor:

@@ -504,10 +504,27 @@ TEST(RandStateSamplers, PermutationEqualsDirectCall) {
     const Outcome o = RunOk(p);
     ASSERT_EQ(o.captures.size(), 1u);
     std::vector<int32_t> want(n);
-    random::Permutation(random::Key{0, 9}, n, want.data());
+    std::vector<uint64_t> scratch(n);
+    random::Permutation(random::Key{0, 9}, n, want.data(), scratch.data());
     EXPECT_EQ(o.captures[0].shape, std::vector<int64_t>{n});
     EXPECT_EQ(o.captures[0].As<int32_t>(), want);
   }
+}
+
+// The sort's rows (8 bytes an element) are heap scratch beside the result
+// (4 bytes): the budget bounds them.
+TEST(RandStateSamplers, PermutationScratchWithinTheBudget) {
+  constexpr int64_t kN = 1000000;
+  Limits limits;
+  limits.max_heap_bytes = 8 << 20;
+  Program p;
+  p.Sample(Op::PERMUTATION, {p.Key(9), p.Int(kN)});
+  const Outcome o = RunErr(p, limits);
+  EXPECT_EQ(o.error.message, "out of memory budget");
+  limits.max_heap_bytes = 16 << 20;
+  Program q;
+  q.Sample(Op::PERMUTATION, {q.Key(9), q.Int(kN)});
+  RunOk(q, limits);
 }
 
 // ---- Use-once at run time ----

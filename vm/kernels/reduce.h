@@ -87,6 +87,14 @@ ReduceStatus Reduce(ReduceOp op, DType dtype, int64_t outer, int64_t n, int64_t 
 // same layout; may not alias in). n == 0 writes nothing.
 void Softmax(int64_t outer, int64_t n, int64_t inner, const float* in, float* out);
 
+// var's divisor, float(max(n - ddof, 0)) for n >= 0 and any ddof: n - ddof
+// may exceed INT64_MAX (ddof is any Int), so it is taken in uint64, where it
+// fits (n <= 2^48), and rounded to f32 once, as an exact difference would be.
+inline float VarDivisor(int64_t n, int64_t ddof) {
+  if (ddof >= n) return 0.0f;
+  return static_cast<float>(static_cast<uint64_t>(n) - static_cast<uint64_t>(ddof));
+}
+
 // reduce_f32.cc: the f32 reductions of several passes, n > 0 (Reduce handles
 // n == 0 and outputs).
 void Var(int64_t outer, int64_t n, int64_t inner, int64_t ddof, bool std, const float* in,

@@ -50,7 +50,7 @@ void Maxima(const float* base, int64_t n, int64_t width, int64_t stride, float* 
 void Var(int64_t outer, int64_t n, int64_t inner, int64_t ddof, bool std, const float* in,
          float* out) {
   // NumPy's max(n - ddof, 0), converted to f32 as NumPy's true_divide does.
-  const float divisor = static_cast<float>(std::max<int64_t>(n - ddof, 0));
+  const float divisor = VarDivisor(n, ddof);
   ForGroups(outer, n, inner, in, out,
             [&](const float* base, int64_t width, int64_t stride, float* y, int64_t) {
               Scratch m;

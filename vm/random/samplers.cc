@@ -5,8 +5,6 @@
 #include <cfloat>
 #include <climits>
 #include <cmath>
-#include <utility>
-#include <vector>
 
 #include "vm/kernels/math_f32.h"
 #include "vm/random/threefry.h"
@@ -108,22 +106,31 @@ int PermutationRounds(uint64_t n) {
   return static_cast<int>(std::ceil(kExponent * std::log(size) / std::log(4294967295.0)));
 }
 
-void Permutation(Key k, uint64_t n, int32_t* out) {
-  std::vector<std::pair<uint32_t, int32_t>> rows(n);
-  for (uint64_t i = 0; i < n; ++i) rows[i].second = static_cast<int32_t>(i);
-  std::vector<uint32_t> sort_keys(n);
+void Permutation(Key k, uint64_t n, int32_t* out, uint64_t* scratch) {
+  for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(i);
   const int rounds = PermutationRounds(n);
+  // A round's stable sort of the values by the bits of their positions is
+  // a sort of (bits << 32 | position), all distinct: positions break ties
+  // as stability does. So std::sort in place, without the buffer
+  // std::stable_sort would allocate beside the caller's scratch.
+  constexpr uint64_t kChunk = 256;
+  uint32_t bits[kChunk];
   for (int r = 0; r < rounds; ++r) {
     const Key sub = SplitKey(k, 1);
     k = SplitKey(k, 0);
-    Bits(sub, 0, n, sort_keys.data());
     // The sort keys belong to positions, not values: position i gets bits i.
-    for (uint64_t i = 0; i < n; ++i) rows[i].first = sort_keys[i];
-    // Stable, as lax.sort_key_val: equal keys keep their current order.
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (uint64_t from = 0; from < n; from += kChunk) {
+      const uint64_t count = std::min(kChunk, n - from);
+      Bits(sub, from, count, bits);
+      for (uint64_t j = 0; j < count; ++j) scratch[from + j] = uint64_t{bits[j]} << 32 | (from + j);
+    }
+    std::sort(scratch, scratch + n);
+    // Each row takes the value at its old position, then they go back.
+    for (uint64_t i = 0; i < n; ++i) {
+      scratch[i] = static_cast<uint32_t>(out[scratch[i] & 0xFFFFFFFFu]);
+    }
+    for (uint64_t i = 0; i < n; ++i) out[i] = static_cast<int32_t>(scratch[i]);
   }
-  for (uint64_t i = 0; i < n; ++i) out[i] = rows[i].second;
 }
 
 float NormalOfBits(uint32_t bits) {

@@ -57,8 +57,11 @@ int PermutationRounds(uint64_t n);
 // permutation(k, n): JAX's sort-based shuffle of 0..n-1 (not partitionable:
 // the whole result at once). Each round: (k, sub) = split(k), then a stable
 // sort of the current values by Bits(sub) over the n positions. n must fit
-// in i32 (the values are i32).
-void Permutation(Key k, uint64_t n, int32_t* out);
+// in i32 (the values are i32). `scratch` holds n words, the sort's rows: the
+// VM's callers take them from the heap (TensorContext::Scratch), whose
+// budget bounds them (n may be 2^31 - 1: 16 GB), and nothing else is
+// allocated.
+void Permutation(Key k, uint64_t n, int32_t* out, uint64_t* scratch);
 
 // normal: sqrt(2) * erfinv(u) in f32 with u = uniform(nextafter(-1, 0), 1)
 // (JAX's range, so erfinv never sees -1) and the project's ErfinvF32.

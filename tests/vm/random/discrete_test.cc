@@ -126,7 +126,8 @@ TEST(DiscreteDraws, MatchTheDerivedValues) {
     } else if (r.kind == "permutation") {
       const uint64_t n = std::stoull(r.fields[2]);
       std::vector<int32_t> got(n);
-      Permutation(k, n, got.data());
+      std::vector<uint64_t> scratch(n);
+      Permutation(k, n, got.data(), scratch.data());
       EXPECT_EQ(got,
                 testing::AsI32(std::vector<std::string>(r.fields.begin() + 3, r.fields.end())));
     } else if (r.kind == "choice" || r.kind == "choice_scalar") {
@@ -146,7 +147,8 @@ TEST(DiscreteDraws, MatchTheDerivedValues) {
         }
       } else if (!weighted) {
         std::vector<int32_t> perm(static_cast<size_t>(n));
-        Permutation(k, static_cast<uint64_t>(n), perm.data());
+        std::vector<uint64_t> scratch(static_cast<size_t>(n));
+        Permutation(k, static_cast<uint64_t>(n), perm.data(), scratch.data());
         got.assign(perm.begin(), perm.begin() + size);
       } else if (replace) {
         std::vector<float> cum(p.size());

@@ -179,7 +179,8 @@ TEST(Samplers, PermutationOneRound) {
   const Key k = KeyOf(3);
   for (uint64_t n : {2u, 10u, 1000u}) {
     std::vector<int32_t> got(n);
-    Permutation(k, n, got.data());
+    std::vector<uint64_t> scratch(n);
+    Permutation(k, n, got.data(), scratch.data());
     const std::vector<uint32_t> keys = BitsOf(SplitKey(k, 1), n);
     std::vector<int32_t> want(n);
     std::iota(want.begin(), want.end(), 0);
@@ -195,7 +196,8 @@ TEST(Samplers, PermutationTwoRounds) {
   const Key k = KeyOf(11);
   const uint64_t n = 3000;
   std::vector<int32_t> got(n);
-  Permutation(k, n, got.data());
+  std::vector<uint64_t> scratch(n);
+  Permutation(k, n, got.data(), scratch.data());
   std::vector<int32_t> want(n);
   std::iota(want.begin(), want.end(), 0);
   Key round_key = k;
@@ -218,9 +220,10 @@ TEST(Samplers, PermutationTwoRounds) {
 
 TEST(Samplers, PermutationTiny) {
   int32_t one = -1;
-  Permutation(KeyOf(0), 1, &one);
+  uint64_t scratch = 0;
+  Permutation(KeyOf(0), 1, &one, &scratch);
   EXPECT_EQ(one, 0);
-  Permutation(KeyOf(0), 0, nullptr);
+  Permutation(KeyOf(0), 0, nullptr, nullptr);
 }
 
 TEST(Samplers, Dropout) {

@@ -1,0 +1,1 @@
+run --max-heap 256M
