@@ -7,6 +7,7 @@
 #include "alea/vm.h"
 #include "embed/internal.h"
 #include "vm/module_file.h"
+#include "vm/verifier.h"
 
 namespace alea {
 
@@ -235,6 +236,10 @@ absl::StatusOr<Module> Module::FromBytes(std::string_view bytes) {
   absl::StatusOr<vm::ModuleFile> decoded =
       vm::DecodeModule(absl::string_view(bytes.data(), bytes.size()));
   if (!decoded.ok()) return decoded.status();
+  // Verified now, where byte offsets can be named (Vm::Load checks again).
+  vm::VerifyOptions options;
+  options.code_offsets = decoded->code_offsets;
+  if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) return s;
   auto data = std::make_shared<embed_internal::ModuleData>();
   for (size_t i = 0; i < decoded->module.files.size(); ++i) {
     data->sources.Add(decoded->module.files[i], std::move(decoded->sources[i]));

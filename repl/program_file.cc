@@ -6,17 +6,22 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/strip.h"
 #include "lang/diagnostics.h"
 #include "repl/commands.h"
 #include "vm/module_file.h"
+#include "vm/verifier.h"
 
 namespace alea::repl {
 namespace {
 
 void Report(lang::SourceManager& sources, lang::DiagId id, const std::string& file,
-            const std::string& why) {
+            absl::string_view why) {
+  // The diagnostic says the module is not valid already.
+  constexpr absl::string_view kPrefix = "malformed module: ";
+  absl::ConsumePrefix(&why, kPrefix);
   lang::Diagnostics diags;
-  diags.Report(id, std::nullopt, file, why);
+  diags.Report(id, std::nullopt, file, std::string(why));
   std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
 }
 
@@ -43,7 +48,14 @@ bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::
   }
   absl::StatusOr<vm::ModuleFile> decoded = vm::DecodeModule(bytes);
   if (!decoded.ok()) {
-    Report(sources, lang::DiagId::kInvalidModule, file, std::string(decoded.status().message()));
+    Report(sources, lang::DiagId::kInvalidModule, file, decoded.status().message());
+    return false;
+  }
+  // Verified here, where byte offsets can be named (the Vm checks again).
+  vm::VerifyOptions options;
+  options.code_offsets = decoded->code_offsets;
+  if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) {
+    Report(sources, lang::DiagId::kInvalidModule, file, s.message());
     return false;
   }
   // Run-time errors quote the sources stored in the module, at the same

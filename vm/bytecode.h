@@ -135,9 +135,9 @@ SourceLocation LocationAt(const Function& fn, uint32_t pc);
 // A type at the host boundary: T(type), with the dtypes that types[] leave
 // to the objects (a tensor's), so that a host value can be checked.
 struct ExportType {
-  uint32_t type = 0;               // T(type)
-  uint8_t dtype = 0;               // a kTensor's vm::DType (dtype.h); 0 otherwise
-  std::vector<ExportType> fields;  // a kTuple's, in order; a kArray's one element type
+  uint32_t type = 0;                    // T(type)
+  uint8_t dtype = 0;                    // a kTensor's vm::DType (dtype.h); 0 otherwise
+  std::vector<ExportType> fields = {};  // a kTuple's, in order; a kArray's one element type
 };
 
 struct Global {

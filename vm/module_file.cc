@@ -595,8 +595,8 @@ absl::StatusOr<ModuleFile> DecodeModule(absl::string_view bytes) {
         break;
       }
       case Section::kEntry: {
-        const uint64_t init = r.Var("init function", uint64_t{INT32_MAX});
-        const uint64_t main = r.Var("main function", uint64_t{INT32_MAX});
+        const uint64_t init = r.Var("init function index", uint64_t{INT32_MAX});
+        const uint64_t main = r.Var("main function index", uint64_t{INT32_MAX});
         m.init = static_cast<int32_t>(init) - 1;
         m.main = static_cast<int32_t>(main) - 1;
         m.main_takes_args = r.Bool("main's args flag");

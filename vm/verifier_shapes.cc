@@ -527,7 +527,9 @@ std::optional<uint32_t> ApplySignature(Shapes& shapes, const NativeSignature& si
       if ((p.type.kind == SigType::Kind::kFunction) != (pass == 0)) continue;
       if (!check(i)) {
         *error = absl::StrCat("argument ", i + 1, " is ", shapes.Name(args[i].shape),
-                              args[i].in_reference_register ? "" : " in a plain register",
+                              args[i].lent                    ? ", lent in a plain register"
+                              : args[i].in_reference_register ? ""
+                                                              : " in a plain register",
                               ", which does not fit its parameter");
         return std::nullopt;
       }
