@@ -164,7 +164,7 @@ class Reader {
     return v;
   }
   // An unsigned LEB128 number of at most `max`, in its shortest encoding.
-  uint64_t Var(absl::string_view what, uint64_t max) {
+  uint64_t Var(absl::string_view what, uint64_t max, absl::string_view suffix = "") {
     const size_t at = pos_;
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
@@ -172,24 +172,24 @@ class Reader {
       const uint8_t byte = U8(what);
       if (!ok()) return 0;
       if (shift == 63 && (byte & 0x7e) != 0) {
-        Fail(at, absl::StrCat("the ", what, " does not fit in 64 bits"));
+        Fail(at, absl::StrCat("the ", what, suffix, " does not fit in 64 bits"));
         return 0;
       }
       v |= uint64_t{byte & 0x7fu} << shift;
       if ((byte & 0x80) == 0) {
         if (byte == 0 && shift > 0) {
-          Fail(at, absl::StrCat("the ", what, " is not in its shortest encoding"));
+          Fail(at, absl::StrCat("the ", what, suffix, " is not in its shortest encoding"));
           return 0;
         }
         break;
       }
       if (shift == 63) {
-        Fail(at, absl::StrCat("the ", what, " does not fit in 64 bits"));
+        Fail(at, absl::StrCat("the ", what, suffix, " does not fit in 64 bits"));
         return 0;
       }
     }
     if (v > max) {
-      Fail(at, absl::StrCat("the ", what, " is ", v, ", more than ", max));
+      Fail(at, absl::StrCat("the ", what, suffix, " is ", v, ", more than ", max));
       return 0;
     }
     return v;
@@ -197,23 +197,39 @@ class Reader {
   uint16_t Var16(absl::string_view what) { return static_cast<uint16_t>(Var(what, UINT16_MAX)); }
   uint32_t Var32(absl::string_view what) { return static_cast<uint32_t>(Var(what, UINT32_MAX)); }
   // A count of items each at least `min_bytes` long: never more than the
-  // section's bytes can hold, so reserving it is safe.
-  size_t Count(absl::string_view what, size_t min_bytes = 1) {
+  // section's bytes can hold, so reserving it is safe. `what` + `suffix`
+  // names it in an error (joined only then: reading stays allocation-free).
+  size_t Count(absl::string_view what, size_t min_bytes = 1, absl::string_view suffix = "") {
     const size_t at = pos_;
-    const uint64_t n = Var(what, UINT32_MAX);
+    const uint64_t n = Var(what, UINT32_MAX, suffix);
     if (ok() && n > left() / min_bytes) {
-      Fail(at, absl::StrCat("the ", what, " is ", n, ", more than the ", left(),
+      Fail(at, absl::StrCat("the ", what, suffix, " is ", n, ", more than the ", left(),
                             " bytes left in the section can hold"));
       return 0;
     }
     return static_cast<size_t>(n);
   }
   std::string Str(absl::string_view what) {
-    const size_t n = Count(absl::StrCat(what, "'s length"));
+    const size_t n = Count(what, 1, "'s length");
     if (!ok()) return {};
     std::string s(bytes_.substr(pos_, n));
     pos_ += n;
     return s;
+  }
+  // `n` instructions of 8 bytes (Count checked that the section holds them).
+  void Instructions(size_t n, std::vector<Instr>* code) {
+    if (!ok()) return;
+    code->resize(n);
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes_.data() + pos_);
+    for (size_t i = 0; i < n; ++i, p += 8) {
+      Instr& in = (*code)[i];
+      in.op = static_cast<Op>(p[0]);
+      in.x = p[1];
+      in.a = static_cast<uint16_t>(p[2] | p[3] << 8);
+      in.b = static_cast<uint16_t>(p[4] | p[5] << 8);
+      in.c = static_cast<uint16_t>(p[6] | p[7] << 8);
+    }
+    pos_ += 8 * n;
   }
   bool Bool(absl::string_view what) {
     const size_t at = pos_;
@@ -250,7 +266,7 @@ ExportType ReadExportType(Reader& r, int depth) {
 }
 
 std::vector<uint32_t> ReadIndexes(Reader& r, absl::string_view what) {
-  const size_t n = r.Count(absl::StrCat(what, " count"));
+  const size_t n = r.Count(what, 1, " count");
   std::vector<uint32_t> v;
   v.reserve(n);
   for (size_t i = 0; i < n && r.ok(); ++i) v.push_back(r.Var32(what));
@@ -295,16 +311,7 @@ Function ReadFunction(Reader& r, uint64_t* code_offset) {
   f.result_type = r.Var32("result type");
   n = r.Count("instruction count", sizeof(Instr));
   *code_offset = r.pos();
-  f.code.reserve(n);
-  for (size_t i = 0; i < n && r.ok(); ++i) {
-    Instr in;
-    in.op = static_cast<Op>(r.U8("opcode"));
-    in.x = r.U8("instruction flag");
-    in.a = r.U16("operand");
-    in.b = r.U16("operand");
-    in.c = r.U16("operand");
-    f.code.push_back(in);
-  }
+  r.Instructions(n, &f.code);
   n = r.Count("line entry count", 5);
   f.lines.reserve(n);
   for (size_t i = 0; i < n && r.ok(); ++i) {

@@ -2,6 +2,7 @@
 // what each instruction requires and leaves is verifier_rules.cc.
 #include "vm/verifier.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -322,6 +323,8 @@ absl::Status FunctionVerifier::Run() {
     const uint32_t start = *work.begin();
     work.erase(work.begin());
     state_ = *in_[start];
+    links_ = std::any_of(state_.begin(), state_.end(),
+                         [](const Val& v) { return v.kind == Val::Kind::kLent || v.origin >= 0; });
     for (uint32_t pc = start;;) {
       if (++steps > max_steps) {
         pc_ = pc;
@@ -329,22 +332,20 @@ absl::Status FunctionVerifier::Run() {
       }
       pc_ = pc;
       successors_.clear();
+      falls_through_ = false;
       if (!Step()) return error_;
-      // Fallthrough into a jump target merges there; a jump always does.
-      bool continue_here = false;
-      uint32_t next = 0;
       for (auto& [to, state] : successors_) {
+        // Every jump lands on a join point (CheckOperands marked them).
         if (to >= n) return Fail("runs past the end of its code");
-        if (is_target_[to]) {
-          if (Merge(to, state)) work.insert(to);
-        } else {
-          continue_here = true;
-          next = to;
-          state_ = std::move(state);
-        }
+        if (Merge(to, state)) work.insert(to);
       }
-      if (!continue_here) break;
-      pc = next;
+      if (!falls_through_) break;
+      if (pc + 1 >= n) return Fail("runs past the end of its code");
+      if (is_target_[pc + 1]) {
+        if (Merge(pc + 1, state_)) work.insert(pc + 1);
+        break;
+      }
+      ++pc;
     }
   }
   return absl::OkStatus();
@@ -501,11 +502,6 @@ bool FunctionVerifier::CheckOperands() {
         break;
     }
   }
-  // A conditional branch's fallthrough is a join point too.
-  if (in.op != Op::JMP && (strchr(kinds, 'j') != nullptr || strchr(kinds, 'J') != nullptr) &&
-      pc_ + 1 < n) {
-    is_target[pc_ + 1] = 1;
-  }
   // SWITCH's table and FUSED_T's fallback are part of the instruction.
   if (in.op == Op::SWITCH) {
     if (in.b == 0 || uint64_t{pc_} + in.b >= n) return Error("needs its table of JMPs");
@@ -519,8 +515,7 @@ bool FunctionVerifier::CheckOperands() {
   }
   if (in.op == Op::FUSED_T) {
     if (pc_ + 2 >= n || f_.code[pc_ + 1].op != Op::JMP) return Error("needs its JMP");
-    is_target[pc_ + 1] = 1;
-    is_target[pc_ + 2] = 1;
+    is_target[pc_ + 2] = 1;  // where the unfused block starts
   }
   return true;
 }

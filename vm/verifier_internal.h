@@ -169,14 +169,15 @@ class FunctionVerifier {
   bool Write(uint16_t r, Val v);
   bool WriteShape(uint16_t r, uint32_t shape, uint64_t tags = ~uint64_t{0});
   void Clear(uint16_t r);
-  void Next() { successors_.emplace_back(pc_ + 1, state_); }
+  // The instruction continues at pc + 1 with state_ (no copy: most do).
+  void Next() { falls_through_ = true; }
   bool Call(uint16_t a, uint32_t count, const std::vector<uint32_t>& params, const char* what);
   bool CallNative(const Instr& in);
   bool CheckDirty(uint16_t r);
   bool Random(const Instr& in);
   std::optional<int> KnownTag(const Val& v) const;
   // A tag test's outcome for R(r), and for the field it was read from.
-  void Refine(uint16_t r, uint64_t tags);
+  void Refine(std::vector<Val>& state, uint16_t r, uint64_t tags);
 
   Verifier& v_;
   const Module& m_;
@@ -185,9 +186,15 @@ class FunctionVerifier {
   const FunctionInfo& info_;
   uint32_t pc_ = 0;
   std::vector<Val> state_;
-  std::vector<uint8_t> is_target_;  // joins: pc 0, jump targets, branches' fallthroughs
+  // Where states are kept and joined: pc 0 and every jump's target (a
+  // fallthrough alone continues in place).
+  std::vector<uint8_t> is_target_;
   std::vector<std::optional<std::vector<Val>>> in_;
-  std::vector<std::pair<uint32_t, std::vector<Val>>> successors_;
+  std::vector<std::pair<uint32_t, std::vector<Val>>> successors_;  // jumps
+  bool falls_through_ = false;
+  // Whether some register of state_ is lent from or was read from another
+  // (kLent, origin): only then must a write look for them.
+  bool links_ = false;
   absl::Status error_;
 };
 

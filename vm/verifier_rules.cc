@@ -4,6 +4,7 @@
 // register is null after), which it only reads.
 #include <bit>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "vm/verifier_internal.h"
 
@@ -120,10 +121,13 @@ bool FunctionVerifier::Write(uint16_t r, Val v) {
   const bool ref_value = v.kind >= K::kNull;
   // Closures lent from this register are gone with what it held, and what
   // was read from it says nothing of what it holds now.
-  for (Val& x : state_) {
-    if (x.kind == K::kLent && x.owner == r) x = Val::Plain();
-    if (x.origin == r) x.origin = -1;
+  if (links_) {
+    for (Val& x : state_) {
+      if (x.kind == K::kLent && x.owner == r) x = Val::Plain();
+      if (x.origin == r) x.origin = -1;
+    }
   }
+  if (v.kind == K::kLent || v.origin >= 0) links_ = true;
   if (info_.is_ref[r]) {
     if (!ref_value) {
       if (v.kind == K::kConst && v.value == 0) {
@@ -181,10 +185,10 @@ bool FunctionVerifier::CheckDirty(uint16_t r) {
                             ") that the next instructions do not take out"));
 }
 
-void FunctionVerifier::Refine(uint16_t r, uint64_t tags) {
-  Val& v = state_[r];
+void FunctionVerifier::Refine(std::vector<Val>& state, uint16_t r, uint64_t tags) {
+  Val& v = state[r];
   v.tags &= tags;
-  if (v.origin >= 0 && info_.is_ref[v.origin]) state_[v.origin].RefineAt(v.path, v.tags);
+  if (v.origin >= 0 && info_.is_ref[v.origin]) state[v.origin].RefineAt(v.path, v.tags);
 }
 
 std::optional<int> FunctionVerifier::KnownTag(const Val& v) const {
@@ -386,12 +390,13 @@ bool FunctionVerifier::Step() {
       const Val cond = state_[in.a];
       const bool known = cond.kind == Val::Kind::kConst;
       const bool jump_when_true = in.op == Op::JMPIF;
-      for (const bool taken : {true, false}) {
-        const bool when_true = taken == jump_when_true;
-        if (known && (cond.value != 0) != when_true) continue;
-        std::vector<Val> s = state_;
-        if (!when_true) s[in.a] = Val::Const(0);
-        successors_.emplace_back(taken ? target(in.sbx()) : pc_ + 1, std::move(s));
+      if (!known || (cond.value != 0) == jump_when_true) {
+        successors_.emplace_back(target(in.sbx()), state_);
+        if (!jump_when_true) successors_.back().second[in.a] = Val::Const(0);
+      }
+      if (!known || (cond.value != 0) != jump_when_true) {
+        if (jump_when_true) state_[in.a] = Val::Const(0);
+        Next();
       }
       return true;
     }
@@ -570,15 +575,14 @@ bool FunctionVerifier::Step() {
       }
       std::optional<uint32_t> field;
       for (int tag : tags) {
-        std::optional<std::vector<uint32_t>> fields = shapes.Fields(v.shape, tag);
-        if (!fields || in.c >= fields->size()) {
+        size_t count = 0;
+        std::optional<uint32_t> f = shapes.Field(v.shape, tag, in.c, &count);
+        if (!f) {
           return Error(absl::StrCat("reads field ", in.c, " of R(", in.b, "), ",
-                                    shapes.Name(v.shape), ", which has ",
-                                    fields ? fields->size() : 0, " fields",
+                                    shapes.Name(v.shape), ", which has ", count, " fields",
                                     tag >= 0 ? absl::StrCat(" in constructor ", tag) : ""));
         }
-        const uint32_t f = (*fields)[in.c];
-        field = field ? shapes.Join(*field, f) : f;
+        field = field ? shapes.Join(*field, *f) : f;
         if (!field) return Error("reads a field whose shape differs between constructors");
       }
       if (!shapes.IsReference(*field) && !Plain(in.a, "its result")) return false;
@@ -595,6 +599,7 @@ bool FunctionVerifier::Step() {
       if (origin != in.a && path != 0 && info_.is_ref[in.a]) {
         state_[in.a].origin = origin;
         state_[in.a].path = path;
+        links_ = true;
       }
       break;
     }
@@ -674,14 +679,12 @@ bool FunctionVerifier::Step() {
       const bool refine =
           in.b < 64 && (shapes.IsVariant(v.shape) || shapes[v.shape].kind == ShapeKind::kNullary);
       const uint64_t bit = refine ? uint64_t{1} << in.b : 0;
-      const std::vector<Val> before = state_;
       if (!refine || (v.tags & ~bit) != 0) {
-        if (refine) Refine(in.a, v.tags & ~bit);
         successors_.emplace_back(target(in.sc()), state_);
+        if (refine) Refine(successors_.back().second, in.a, v.tags & ~bit);
       }
-      state_ = before;
       if (!refine || (v.tags & bit) != 0) {
-        if (refine) Refine(in.a, v.tags & bit);
+        if (refine) Refine(state_, in.a, v.tags & bit);
         Next();
       }
       return true;
@@ -697,10 +700,8 @@ bool FunctionVerifier::Step() {
           tags &= k + 1 < in.b ? uint64_t{1} << k : ~((uint64_t{1} << k) - 1);
           if (tags == 0) continue;  // no value of this shape takes this entry
         }
-        const std::vector<Val> before = state_;
-        Refine(in.a, tags);
         successors_.emplace_back(pc_ + 1 + k + 1 + entry.sbx(), state_);
-        state_ = before;
+        Refine(successors_.back().second, in.a, tags);
       }
       return true;
     }
@@ -860,7 +861,7 @@ bool FunctionVerifier::Random(const Instr& in) {
     return Error(absl::StrCat("reads ", in.c, " registers; it takes ", sig->params.size()));
   }
   if (!Window(in.b, in.c, "arguments")) return false;
-  std::vector<NativeArgument> args;
+  absl::InlinedVector<NativeArgument, kMaxNativeArity> args;
   for (uint32_t i = 0; i < in.c; ++i) {
     const uint16_t r = static_cast<uint16_t>(in.b + i);
     NativeArgument a;
@@ -894,7 +895,7 @@ bool FunctionVerifier::CallNative(const Instr& in) {
     if (!Call(static_cast<uint16_t>(in.a + 1), in.c, params, "argument")) return false;
     result = native.result;
   } else {
-    std::vector<NativeArgument> args;
+    absl::InlinedVector<NativeArgument, kMaxNativeArity> args;
     for (uint32_t i = 0; i < in.c; ++i) {
       const uint16_t r = static_cast<uint16_t>(in.a + 1 + i);
       const Val& v = state_[r];

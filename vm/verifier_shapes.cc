@@ -1,5 +1,6 @@
 #include "vm/verifier_shapes.h"
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -10,12 +11,6 @@ namespace {
 // but comparing two different shapes recurses: past this depth the answer is
 // "no", so a crafted module cannot exhaust the C stack.
 constexpr int kMaxCompareDepth = 2000;
-
-std::string Key(const Shape& s) {
-  std::string key = absl::StrCat(static_cast<int>(s.kind), ":", s.type, ":");
-  for (uint32_t c : s.children) absl::StrAppend(&key, c, ",");
-  return key;
-}
 
 }  // namespace
 
@@ -28,13 +23,11 @@ Shapes::Shapes(const Module& m) : m_(m), of_type_(m.types.size(), -1) {
 }
 
 uint32_t Shapes::Intern(Shape s) {
-  std::string key = Key(s);
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return it->second;
-  const uint32_t id = static_cast<uint32_t>(shapes_.size());
-  shapes_.push_back(std::move(s));
-  interned_.emplace(std::move(key), id);
-  return id;
+  auto [it, inserted] =
+      interned_.try_emplace(std::make_tuple(static_cast<uint8_t>(s.kind), s.type, s.children),
+                            static_cast<uint32_t>(shapes_.size()));
+  if (inserted) shapes_.push_back(std::move(s));
+  return it->second;
 }
 
 uint32_t Shapes::OfType(uint32_t root) {
@@ -117,7 +110,7 @@ size_t Shapes::Cases(uint32_t id) const {
 }
 
 std::optional<std::vector<uint32_t>> Shapes::Fields(uint32_t id, int tag) {
-  const Shape s = shapes_[id];
+  const Shape& s = shapes_[id];
   switch (s.kind) {
     case ShapeKind::kTuple:
       return s.children;
@@ -144,6 +137,39 @@ std::optional<std::vector<uint32_t>> Shapes::Fields(uint32_t id, int tag) {
     default:
       return std::nullopt;
   }
+}
+
+std::optional<uint32_t> Shapes::Field(uint32_t id, int tag, uint32_t c, size_t* count) {
+  const Shape& s = shapes_[id];
+  *count = 0;
+  const std::vector<uint32_t>* types = nullptr;  // of the module's descriptors
+  switch (s.kind) {
+    case ShapeKind::kTuple:
+      *count = s.children.size();
+      if (c < *count) return s.children[c];
+      return std::nullopt;
+    case ShapeKind::kOption:
+      if (tag == 1) {
+        *count = 1;
+        if (c == 0) return s.children[0];
+      }
+      return std::nullopt;
+    case ShapeKind::kNamed: {
+      const TypeDesc& d = m_.types[s.type];
+      if (d.kind == TypeDesc::Kind::kRecord) {
+        types = &d.children;
+      } else if (tag >= 0 && static_cast<size_t>(tag) < d.cases.size()) {
+        types = &d.cases[tag];
+      }
+      break;
+    }
+    default:
+      return std::nullopt;
+  }
+  if (types == nullptr) return std::nullopt;
+  *count = types->size();
+  if (c >= types->size()) return std::nullopt;
+  return OfType((*types)[c]);
 }
 
 bool Shapes::Leq(uint32_t a, uint32_t b) {
@@ -173,16 +199,16 @@ bool Shapes::Leq(uint32_t a, uint32_t b) {
     for (;;) {
       if (x == y) return true;
       if (depth > kMaxCompareDepth) return false;
-      const Shape sx = shapes_[x];
-      const Shape sy = shapes_[y];
-      if (sx.kind == ShapeKind::kNever) return true;
-      if (sx.kind == ShapeKind::kNullary) {
+      // By index, not by reference: comparing records may intern shapes.
+      const ShapeKind kx = shapes_[x].kind, ky = shapes_[y].kind;
+      if (kx == ShapeKind::kNever) return true;
+      if (kx == ShapeKind::kNullary) {
         if (!IsVariant(y)) return false;
-        std::optional<std::vector<uint32_t>> fields = Fields(y, static_cast<int>(sx.type));
+        std::optional<std::vector<uint32_t>> fields = Fields(y, static_cast<int>(shapes_[x].type));
         return fields && fields->empty();
       }
-      const bool named_x = sx.kind == ShapeKind::kNamed || sx.kind == ShapeKind::kOption;
-      const bool named_y = sy.kind == ShapeKind::kNamed || sy.kind == ShapeKind::kOption;
+      const bool named_x = kx == ShapeKind::kNamed || kx == ShapeKind::kOption;
+      const bool named_y = ky == ShapeKind::kNamed || ky == ShapeKind::kOption;
       if (named_x && named_y) {
         // Structurally: the same constructors with fields that fit (a
         // record and a variant never do: a variant's tag is read).
@@ -201,27 +227,27 @@ bool Shapes::Leq(uint32_t a, uint32_t b) {
         }
         return true;
       }
-      if (sx.kind != sy.kind) return false;
-      switch (sx.kind) {
+      if (kx != ky) return false;
+      const size_t n = shapes_[x].children.size();
+      switch (kx) {
         case ShapeKind::kArray:
-          x = sx.children[0];
-          y = sy.children[0];
+          x = shapes_[x].children[0];
+          y = shapes_[y].children[0];
           ++depth;
           continue;
         case ShapeKind::kTuple:
-          if (sx.children.size() != sy.children.size()) return false;
-          for (size_t i = 0; i < sx.children.size(); ++i) {
-            if (!leq(sx.children[i], sy.children[i], depth + 1)) return false;
+          if (n != shapes_[y].children.size()) return false;
+          for (size_t i = 0; i < n; ++i) {
+            if (!leq(shapes_[x].children[i], shapes_[y].children[i], depth + 1)) return false;
           }
           return true;
         case ShapeKind::kFunction: {
-          const size_t n = sx.children.size();
-          if (n != sy.children.size()) return false;
+          if (n != shapes_[y].children.size()) return false;
           // Parameters contravariant, the result covariant.
           for (size_t i = 0; i + 1 < n; ++i) {
-            if (!leq(sy.children[i], sx.children[i], depth + 1)) return false;
+            if (!leq(shapes_[y].children[i], shapes_[x].children[i], depth + 1)) return false;
           }
-          return leq(sx.children[n - 1], sy.children[n - 1], depth + 1);
+          return leq(shapes_[x].children[n - 1], shapes_[y].children[n - 1], depth + 1);
         }
         default:
           return false;  // equal kinds of the other shapes are equal ids
@@ -364,12 +390,12 @@ class SignatureMatcher {
         return Match(t.children[0], (*some)[0], contra);
       }
       case K::kVar: {
-        auto it = vars_.find(t.name);
-        if (it == vars_.end()) {
-          vars_[t.name] = {shape, contra};
+        Binding* found = Find(t.name);
+        if (found == nullptr) {
+          vars_.push_back({t.name, {shape, contra}});
           return true;
         }
-        Binding& b = it->second;
+        Binding& b = *found;
         if (contra) {
           b.contra = true;
           return shapes_.Leq(b.shape, shape);
@@ -390,8 +416,8 @@ class SignatureMatcher {
     return false;
   }
 
-  void Bind(const std::string& var, uint32_t shape) { vars_[var] = {shape, false}; }
-  bool Bound(const std::string& var) const { return vars_.contains(var); }
+  void Bind(const std::string& var, uint32_t shape) { vars_.push_back({var, {shape, false}}); }
+  bool Bound(const std::string& var) { return Find(var) != nullptr; }
 
   std::optional<uint32_t> Instantiate(const SigType& t) {
     using K = SigType::Kind;
@@ -427,12 +453,12 @@ class SignatureMatcher {
         return o;
       }
       case K::kVar: {
-        auto it = vars_.find(t.name);
-        if (it == vars_.end()) {
+        Binding* found = Find(t.name);
+        if (found == nullptr) {
           *error_ = absl::StrCat("its result's `", t.name, "` is not determined by its arguments");
           return std::nullopt;
         }
-        return it->second.shape;
+        return found->shape;
       }
       case K::kUnion: {
         for (const SigType& alt : t.children) {
@@ -458,14 +484,20 @@ class SignatureMatcher {
   };
   Shapes& shapes_;
   std::string* error_;
-  absl::flat_hash_map<std::string, Binding> vars_;
+  // A signature has a few variables: found by name in a short list.
+  Binding* Find(absl::string_view name) {
+    for (auto& [var, binding] : vars_) {
+      if (var == name) return &binding;
+    }
+    return nullptr;
+  }
+  absl::InlinedVector<std::pair<absl::string_view, Binding>, 4> vars_;
 };
 
 }  // namespace
 
 std::optional<uint32_t> ApplySignature(Shapes& shapes, const NativeSignature& sig,
-                                       const std::vector<NativeArgument>& args,
-                                       std::string* error) {
+                                       absl::Span<const NativeArgument> args, std::string* error) {
   if (args.size() != sig.params.size()) {
     *error = absl::StrCat("it takes ", sig.params.size(), " arguments, not ", args.size());
     return std::nullopt;

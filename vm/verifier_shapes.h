@@ -11,9 +11,11 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
 #include "vm/bytecode.h"
 #include "vm/native_signature.h"
 
@@ -61,6 +63,9 @@ class Shapes {
   // The field shapes of a tuple, a record, or case `tag` of a variant;
   // nullopt when `id` has no such fields.
   std::optional<std::vector<uint32_t>> Fields(uint32_t id, int tag);
+  // Field `c` of what Fields(id, tag) gives, without building the list;
+  // nullopt when there is no such field (*count: how many there are).
+  std::optional<uint32_t> Field(uint32_t id, int tag, uint32_t c, size_t* count);
   // Whether a value of shape `a` may stand where `b` is expected.
   bool Leq(uint32_t a, uint32_t b);
   // The least shape above both, if any.
@@ -77,7 +82,7 @@ class Shapes {
  private:
   const Module& m_;
   std::vector<Shape> shapes_;
-  absl::flat_hash_map<std::string, uint32_t> interned_;
+  absl::flat_hash_map<std::tuple<uint8_t, uint32_t, std::vector<uint32_t>>, uint32_t> interned_;
   std::vector<int64_t> of_type_;  // -1 until computed
 };
 
@@ -93,7 +98,7 @@ struct NativeArgument {
 };
 // The result's shape, or an error (what does not fit).
 std::optional<uint32_t> ApplySignature(Shapes& shapes, const NativeSignature& sig,
-                                       const std::vector<NativeArgument>& args, std::string* error);
+                                       absl::Span<const NativeArgument> args, std::string* error);
 
 }  // namespace alea::vm::verifier
 
