@@ -155,6 +155,31 @@ expect 1 '' 'link.txt: cannot open: a symbolic link, which the sandbox does not 
   -- run --sandbox "$tmp/box" "$tmp/link.alea"
 expect 2 '' '`--sandbox` needs a value' -- run --sandbox
 expect 2 '' '`--sandbox` needs a directory' -- run --sandbox= "$tmp/inbox.alea"
+# alea build: a module that run and dis take as they take source.
+expect 0 '^usage: alea build' '' -- build --help
+expect 0 '' '' -- build "$tmp/ok.alea"
+expect 0 '^1$' '' -- run "$tmp/ok.aleac"
+expect 0 'F0: fn main' '' -- dis "$tmp/ok.aleac"
+mkdir -p "$tmp/modules"
+expect 0 '' '' -- build -o "$tmp/modules/m.bin" "$tmp/ok.alea"
+expect 0 '^1$' '' -- run "$tmp/modules/m.bin"
+expect 0 '' '' -- build --output="$tmp/modules/n.aleac" "$tmp/ok.alea"
+expect 1 '' 'bad.alea:1:19: error' -- build "$tmp/bad.alea"
+[[ -e "$tmp/bad.aleac" ]] && { echo "FAIL: a failed build wrote a module"; failures=$((failures + 1)); }
+expect 1 '' 'cannot write .*/nodir/m.aleac.: No such file or directory' -- build -o "$tmp/nodir/m.aleac" "$tmp/ok.alea"
+expect 2 '' '`-o` needs a value' -- build "$tmp/ok.alea" -o
+expect 2 '' 'missing FILE' -- build
+# A damaged module is refused with the byte and the rule, never run.
+head -c 30 "$tmp/ok.aleac" >"$tmp/cut.aleac"
+expect 1 '' 'is not a valid module: byte [0-9]+: .*runs past the end' -- run "$tmp/cut.aleac"
+expect 1 '' 'help: build it again from its source with `alea build`' -- dis "$tmp/cut.aleac"
+# A program that uses an `extern` builds only for a host.
+printf 'extern fn twice(x: Int) -> Int
+fn main() = print(twice(2))
+' >"$tmp/ext.alea"
+expect 1 '' 'provided by a host application' -- build "$tmp/ext.alea"
+expect 0 '' '' -- build --host "$tmp/ext.alea"
+expect 1 '' 'the host provides no such function' -- run "$tmp/ext.aleac"
 # PUSH (an array held once grown in place) meets the budget as the native did.
 printf '%s\n%s\n' 'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
   'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"
