@@ -462,6 +462,10 @@ bool FunctionVerifier::CheckOperands() {
         break;
       case 'w':
       case 'r':
+        // ARRAY of no elements reads no register: the compiler starts its
+        // empty window after R(a), which may be just past the registers
+        // (the rule's Window check bounds it).
+        if (in.op == Op::ARRAY && i == 1 && in.c == 0 && v == f_.num_registers) break;
         if (v >= f_.num_registers) return out_of("registers", f_.num_registers);
         break;
       case 'K':

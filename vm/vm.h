@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -268,7 +268,9 @@ class Vm {
   Limits limits_;
   Heap heap_;
   std::vector<std::pair<std::string, BoundNative>> native_table_;
-  absl::flat_hash_map<std::string, NativeSignature> host_signatures_;
+  // Parsed host signatures by their text. A node map: the verifier keeps
+  // the pointers HostSignature returns while later calls insert more.
+  absl::node_hash_map<std::string, NativeSignature> host_signatures_;
   std::unique_ptr<Module> module_;
   uint32_t loads_ = 0;  // Load calls so far: the RandSite::module of the loaded module's sites
   std::vector<FuncInfo> funcs_;

@@ -20,10 +20,10 @@ TEST(Disassembler, ResolvesNamesAndLocations) {
   uint16_t n = b.N("sqrt");
   b.G("answer", ti);
   uint16_t fib =
-      b.Fn("fib", 1, 4,
+      b.Fn("fib", {{ti}, ti}, 4,
            {IsBx(Op::LOADI, 1, 2), IsC(Op::JLT_I, 0, 1, 1), I(Op::CALL, 0, 0, 1), I(Op::RET, 0)});
   b.module().functions[fib].specialization = "[Int]";
-  uint16_t main = b.Fn("main", 0, 4,
+  uint16_t main = b.Fn("main", {{}, ti}, 4,
                        {I(Op::LOADS, 0, s), I(Op::LOADK, 1, k), I(Op::CALLN, 1, n, 1),
                         I(Op::TUPLE, 2, 1, pair), I(Op::MOVE, 3, 2, 0, 1), I(Op::RET, 1)},
                        {0, 2, 3});

@@ -23,7 +23,7 @@ Module PrintOne(ModuleBuilder& b, std::vector<Instr> body, uint32_t type, uint16
   body.push_back(I(Op::PRINT, 0, type));
   body.push_back(IsBx(Op::LOADI, registers, 0));
   body.push_back(I(Op::RET, registers));
-  uint16_t main = b.Fn("main", 0, registers + 1, std::move(body), std::move(refs));
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, registers + 1, std::move(body), std::move(refs));
   return b.Build(main);
 }
 
@@ -212,14 +212,15 @@ TEST(Interpreter, Jumps) {
                       },
                       t, 4);
   auto r = RunModule(m);
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "15\n");
   EXPECT_GT(r.stats.instructions, 20u);
 }
 
 // fib(n) as the compiler emits it.
 uint16_t AddFib(ModuleBuilder& b) {
-  return b.Fn("fib", 1, 4,
+  const uint32_t ti = b.Int();
+  return b.Fn("fib", {{ti}, ti}, 4,
               {
                   IsBx(Op::LOADI, 1, 2),      // 0
                   IsC(Op::JLT_I, 0, 1, 6),    // 1 -> 8
@@ -237,7 +238,7 @@ TEST(Interpreter, Fib30) {
   ModuleBuilder b;
   uint16_t fib = AddFib(b);
   uint32_t t = b.Int();
-  uint16_t main = b.Fn("main", 0, 2,
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 2,
                        {IsBx(Op::LOADI, 0, 30), I(Op::CALL, 0, fib, 1), I(Op::PRINT, 0, t),
                         IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
   Module m = b.Build(main);
@@ -248,7 +249,7 @@ TEST(Interpreter, Fib30) {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     best = std::min(best, ms);
-    ASSERT_TRUE(r.status.ok()) << r.error.message;
+    ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
     EXPECT_EQ(r.out, "832040\n");
     EXPECT_EQ(r.stats.calls, 2692538u);  // fib calls + main
   }
@@ -258,7 +259,8 @@ TEST(Interpreter, Fib30) {
 TEST(Interpreter, TailCallsRunInConstantSpace) {
   // loop(i, acc) = if i == 0 { acc } else { loop(i - 1, acc + i) }
   ModuleBuilder b;
-  uint16_t loop = b.Fn("loop", 2, 4,
+  const uint32_t ti = b.Int();
+  uint16_t loop = b.Fn("loop", {{ti, ti}, ti}, 4,
                        {
                            IsBx(Op::LOADI, 2, 0),      // 0
                            IsC(Op::JEQ_I, 0, 2, 3),    // 1 -> 5
@@ -269,20 +271,21 @@ TEST(Interpreter, TailCallsRunInConstantSpace) {
                        });
   uint32_t t = b.Int();
   uint16_t k = b.K(10'000'000);
-  uint16_t main = b.Fn("main", 0, 3,
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 3,
                        {I(Op::LOADK, 0, k), IsBx(Op::LOADI, 1, 0), I(Op::CALL, 0, loop, 2),
                         I(Op::PRINT, 0, t), IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
   Limits limits;
   limits.max_call_depth = 3;  // main + loop: tail calls must not count
   auto r = RunModule(b.Build(main), limits);
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "50000005000000\n");
 }
 
 // down(n) = if n == 0 { 0 } else { down(n - 1) + 1 }, not a tail call.
 Module Down(int64_t n) {
   ModuleBuilder b;
-  uint16_t down = b.Fn("down", 1, 2,
+  const uint32_t ti = b.Int();
+  uint16_t down = b.Fn("down", {{ti}, ti}, 2,
                        {
                            IsBx(Op::LOADI, 1, 0),      // 0
                            IsC(Op::JEQ_I, 0, 1, 4),    // 1 -> 6
@@ -294,7 +297,7 @@ Module Down(int64_t n) {
                        });
   uint32_t t = b.Int();
   uint16_t k = b.K(n);
-  uint16_t main = b.Fn("main", 0, 2,
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 2,
                        {I(Op::LOADK, 0, k), I(Op::CALL, 0, down, 1), I(Op::PRINT, 0, t),
                         IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
   return b.Build(main);
@@ -303,7 +306,7 @@ Module Down(int64_t n) {
 TEST(Interpreter, DeepRecursionUpToTheLimit) {
   // main + down(999998) ... down(0): exactly 1,000,000 frames.
   auto r = RunModule(Down(999'998));
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "999998\n");
 }
 
@@ -339,7 +342,7 @@ TEST(Interpreter, VmIsReusableAfterAnError) {
 TEST(Interpreter, OutputBeforeAnErrorIsKept) {
   ModuleBuilder b;
   uint32_t t = b.Int();
-  uint16_t main = b.Fn("main", 0, 3,
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 3,
                        {IsBx(Op::LOADI, 0, 1), I(Op::PRINT, 0, t), IsBx(Op::LOADI, 1, 0),
                         I(Op::DIV_I, 2, 0, 1), I(Op::PRINT, 2, t), I(Op::RET, 1)});
   auto r = RunModule(b.Build(main));
@@ -352,7 +355,7 @@ TEST(Interpreter, OutputBeforeAnErrorIsKept) {
 TEST(Interpreter, Interrupt) {
   // An infinite loop stops at its next backward jump once interrupted.
   ModuleBuilder b;
-  uint16_t main = b.Fn("main", 0, 1, {IsBx(Op::JMP, 0, -1), I(Op::RET, 0)});
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 1, {IsBx(Op::JMP, 0, -1), I(Op::RET, 0)});
   Vm vm;
   ASSERT_TRUE(vm.Load(b.Build(main)).ok());
   vm.Interrupt();
@@ -362,33 +365,50 @@ TEST(Interpreter, Interrupt) {
 }
 
 TEST(Interpreter, LoadErrors) {
+  // What Vm::Load refuses (vm/verifier.h), with the message it gives.
+  auto load = [](ModuleBuilder& b, std::vector<Instr> code, int32_t main = 0) {
+    b.Fn("main", {{}, b.Unit()}, 1, std::move(code));
+    return RunModule(b.Build(main)).status;
+  };
   {
     ModuleBuilder b;
     b.N("no_such_native");
-    uint16_t main = b.Fn("main", 0, 1, {I(Op::RET, 0)});
-    auto r = RunModule(b.Build(main));
-    EXPECT_EQ(r.status.code(), absl::StatusCode::kNotFound);
-    EXPECT_NE(r.status.message().find("no_such_native"), std::string::npos);
+    absl::Status s = load(b, {IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
+    EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+    EXPECT_EQ(std::string(s.message()), "unknown native function `no_such_native`");
   }
   {
     ModuleBuilder b;
-    uint16_t main = b.Fn("main", 0, 1, {I(Op::CALL, 0, 7, 0), I(Op::RET, 0)});
-    EXPECT_FALSE(RunModule(b.Build(main)).status.ok());
+    absl::Status s = load(b, {I(Op::CALL, 0, 7, 0), I(Op::RET, 0)});
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(
+        std::string(s.message()),
+        "malformed module: function 0 `main` pc 0: CALL operand b = 7 is past the 1 functions");
   }
   {
     ModuleBuilder b;
-    uint16_t main = b.Fn("main", 0, 1, {IsBx(Op::JMP, 0, 5), I(Op::RET, 0)});
-    EXPECT_FALSE(RunModule(b.Build(main)).status.ok());
+    absl::Status s = load(b, {IsBx(Op::JMP, 0, 5), I(Op::RET, 0)});
+    EXPECT_EQ(
+        std::string(s.message()),
+        "malformed module: function 0 `main` pc 0: JMP jumps to pc 6, outside its 2 instructions");
   }
   {
     ModuleBuilder b;
-    b.Fn("main", 0, 1, {I(Op::RET, 0)});
-    EXPECT_FALSE(RunModule(b.Build(3)).status.ok());
+    absl::Status s = load(b, {IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)}, 3);
+    EXPECT_EQ(std::string(s.message()), "malformed module: main is not a function");
   }
   {
     ModuleBuilder b;
-    uint16_t main = b.Fn("main", 0, 1, {IsBx(Op::LOADI, 0, 0)});  // falls off the end
-    EXPECT_FALSE(RunModule(b.Build(main)).status.ok());
+    absl::Status s = load(b, {IsBx(Op::LOADI, 0, 0)});  // falls off the end
+    EXPECT_EQ(std::string(s.message()),
+              "malformed module: function 0 `main` pc 0: LOADI runs past the end of its code");
+  }
+  {  // A function without its signature (bytecode.h Function::param_types).
+    ModuleBuilder b;
+    b.Fn("main", {{}, b.Unit()}, 1, {IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
+    b.module().functions[0].num_params = 1;
+    EXPECT_EQ(std::string(RunModule(b.Build(-1)).status.message()),
+              "malformed module: function 0 `main`: a parameter count unlike its types'");
   }
 }
 

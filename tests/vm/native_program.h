@@ -94,7 +94,7 @@ class Program {
     const uint16_t unit = Fresh(1);
     code_.push_back(IsBxLoad(unit, 0));
     code_.push_back(I(Op::RET, unit));
-    auto r = RunModule(b.Build(b.Fn("main", 0, next_, code_, refs_)), limits);
+    auto r = RunModule(b.Build(b.Fn("main", {{}, b.Unit()}, next_, code_, refs_)), limits);
     EXPECT_EQ(r.stats.heap_bytes_live, r.loaded_bytes);
     if (!r.status.ok()) return r.out + "error: " + r.error.message;
     return r.out;
@@ -113,7 +113,12 @@ class Program {
   void Build(const V& v, uint16_t target) {
     switch (v.kind) {
       case V::Kind::kInt:
-        code_.push_back(I(Op::LOADK, target, b.K(v.i)));
+        // LOADI when it fits: a `type` argument must be a known constant.
+        if (v.i >= INT32_MIN && v.i <= INT32_MAX) {
+          code_.push_back(IsBxLoad(target, static_cast<int32_t>(v.i)));
+        } else {
+          code_.push_back(I(Op::LOADK, target, b.K(v.i)));
+        }
         break;
       case V::Kind::kFloat:
         code_.push_back(I(Op::LOADK, target, b.KF(v.f)));

@@ -30,7 +30,7 @@ std::string CallInts(const char* name, std::vector<int32_t> args, bool float_arg
   code.push_back(I(Op::CALLN, 0, n, args.size()));
   code.push_back(I(Op::PRINT, 0, t));
   code.push_back(I(Op::RET, 0));
-  auto r = RunModule(b.Build(b.Fn("main", 0, 6, code)));
+  auto r = RunModule(b.Build(b.Fn("main", {{}, t}, 6, code)));
   return r.status.ok() ? r.out : r.error.message;
 }
 
@@ -49,8 +49,8 @@ TEST(Natives, Numbers) {
   ModuleBuilder b;
   uint16_t k = b.K(INT64_MIN);
   uint16_t n = b.N("abs_i");
-  auto r = RunModule(
-      b.Build(b.Fn("main", 0, 3, {I(Op::LOADK, 1, k), I(Op::CALLN, 0, n, 1), I(Op::RET, 0)})));
+  auto r = RunModule(b.Build(
+      b.Fn("main", {{}, b.Int()}, 3, {I(Op::LOADK, 1, k), I(Op::CALLN, 0, n, 1), I(Op::RET, 0)})));
   EXPECT_EQ(r.error.message, "integer overflow in `abs` (abs(-9223372036854775808))");
   EXPECT_EQ(r.error.location.line, 2u);
 }
@@ -61,36 +61,37 @@ TEST(Natives, MinMaxNaN) {
   uint16_t mn = b.N("min_f"), mx = b.N("max_f"), clock = b.N("clock");
   uint32_t tf = b.Float();
   auto r = RunModule(b.Build(
-      b.Fn("main", 0, 4,
+      b.Fn("main", {{}, b.Unit()}, 4,
            {I(Op::LOADK, 1, one), I(Op::LOADK, 2, nan), I(Op::CALLN, 0, mn, 2), I(Op::PRINT, 0, tf),
             I(Op::LOADK, 1, nan), I(Op::LOADK, 2, one), I(Op::CALLN, 0, mx, 2), I(Op::PRINT, 0, tf),
             I(Op::CALLN, 0, clock, 0), I(Op::RET, 3)})));
   EXPECT_EQ(r.out, "nan\nnan\n");
 }
 
-// A module whose main builds xs = range(a, b) into r1 and runs `body`.
+// A module whose main builds xs = range(a, b) into r1 and runs `body`, which
+// uses registers below `regs` (r0 plain, r1 the array).
 class ArrayNatives : public ::testing::Test {
  protected:
   std::string Run(std::vector<Instr> body, std::vector<uint16_t> refs, uint16_t regs = 12) {
-    std::vector<Instr> code = {IsBx(Op::LOADI, 2, -3), IsBx(Op::LOADI, 3, 4),
-                               I(Op::CALLN, 1, b_.N("range2"), 2),
-                               // r2 and r3 are reference registers in the bodies.
-                               IsBx(Op::LOADI, 2, 0), IsBx(Op::LOADI, 3, 0)};
+    // range's window is three registers past the body's (plain ones): its
+    // result moves into r1.
+    std::vector<Instr> code = {IsBx(Op::LOADI, regs + 1, -3), IsBx(Op::LOADI, regs + 2, 4),
+                               I(Op::CALLN, regs, b_.N("range2"), 2), I(Op::MOVE, 1, regs, 0, 1)};
     code.insert(code.end(), body.begin(), body.end());
     code.push_back(IsBx(Op::LOADI, 0, 0));
     code.push_back(I(Op::RET, 0));
     refs.push_back(1);
-    auto r = RunModule(b_.Build(b_.Fn("main", 0, regs, code, refs)));
+    auto r = RunModule(b_.Build(b_.Fn("main", {{}, b_.Unit()}, regs + 3, code, refs)));
     if (!r.status.ok()) {
       return r.out + "error: " + r.error.message + " @" + std::to_string(r.error.location.line);
     }
     EXPECT_EQ(r.stats.heap_bytes_live, r.loaded_bytes + sizeof(Object) * lambdas_);
     return r.out;
   }
-  uint16_t Lambda(std::string name, uint16_t params, uint16_t regs, std::vector<Instr> code,
+  uint16_t Lambda(std::string name, ModuleBuilder::Sig sig, uint16_t regs, std::vector<Instr> code,
                   std::vector<uint16_t> refs = {}) {
     ++lambdas_;  // LOADFN caches one closure per function for the VM's lifetime
-    return b_.Fn(std::move(name), params, regs, std::move(code), std::move(refs));
+    return b_.Fn(std::move(name), std::move(sig), regs, std::move(code), std::move(refs));
   }
   ModuleBuilder b_;
   int lambdas_ = 0;
@@ -98,10 +99,11 @@ class ArrayNatives : public ::testing::Test {
 
 TEST_F(ArrayNatives, MapFilterFoldAnyAll) {
   uint32_t ti = b_.Int(), tai = b_.Array(ti), ts = b_.Str(), tas = b_.Array(ts), tb = b_.Bool();
-  uint16_t sq = Lambda("sq", 1, 1, {I(Op::MUL_I, 0, 0, 0), I(Op::RET, 0)});
-  uint16_t pos = Lambda("pos", 1, 2, {IsBx(Op::LOADI, 1, 0), I(Op::LT_I, 0, 1, 0), I(Op::RET, 0)});
-  uint16_t add = Lambda("add", 2, 2, {I(Op::ADD_I, 0, 0, 1), I(Op::RET, 0)});
-  uint16_t show = Lambda("show", 1, 2, {I(Op::STR, 1, 0, ti), I(Op::RET, 1)}, {1});
+  uint16_t sq = Lambda("sq", {{ti}, ti}, 1, {I(Op::MUL_I, 0, 0, 0), I(Op::RET, 0)});
+  uint16_t pos =
+      Lambda("pos", {{ti}, tb}, 2, {IsBx(Op::LOADI, 1, 0), I(Op::LT_I, 0, 1, 0), I(Op::RET, 0)});
+  uint16_t add = Lambda("add", {{ti, ti}, ti}, 2, {I(Op::ADD_I, 0, 0, 1), I(Op::RET, 0)});
+  uint16_t show = Lambda("show", {{ti}, ts}, 2, {I(Op::STR, 1, 0, ti), I(Op::RET, 1)}, {1});
   std::string out = Run(
       {
           I(Op::PRINT, 1, tai),
@@ -155,10 +157,10 @@ TEST_F(ArrayNatives, FoldWithStrings) {
   uint32_t ti = b_.Int(), ts = b_.Str();
   uint16_t s = b_.S(">");
   // cat(acc, x) = acc + str(x)
-  uint16_t cat = Lambda("cat", 2, 3,
-                        {I(Op::STR, 2, 1, ti), I(Op::CONCAT_S, 1, 0, 2), I(Op::RELEASE, 0),
-                         I(Op::RELEASE, 2), I(Op::RET, 1)},
-                        {0, 1, 2});
+  uint16_t cat = Lambda("cat", {{ts, ti}, ts}, 4,
+                        {I(Op::STR, 2, 1, ti), I(Op::CONCAT_S, 3, 0, 2), I(Op::RELEASE, 0),
+                         I(Op::RELEASE, 2), I(Op::RET, 3)},
+                        {0, 2, 3});
   std::string out = Run({I(Op::COPY, 3, 1), I(Op::LOADS, 4, s), I(Op::LOADFN, 5, cat),
                          I(Op::CALLN, 2, b_.N("fold"), 3), I(Op::PRINT, 2, ts), I(Op::RELEASE, 2),
                          I(Op::RELEASE, 3), I(Op::RELEASE, 4), I(Op::RELEASE, 5)},
@@ -170,7 +172,7 @@ TEST_F(ArrayNatives, ErrorInsideACallbackUnwindsEverything) {
   uint32_t ti = b_.Int(), ts = b_.Str();
   // boom(x) = str(x) ... then 1 / x
   uint16_t boom =
-      Lambda("boom", 1, 3,
+      Lambda("boom", {{ti}, ti}, 3,
              {I(Op::STR, 1, 0, ti), I(Op::DIV_I, 2, 2, 0), I(Op::RELEASE, 1), I(Op::RET, 2)}, {1});
   (void)ts;
   std::string out =
@@ -186,6 +188,8 @@ TEST_F(ArrayNatives, ZipAppendReverseSortSums) {
   uint32_t tp = b_.Tuple({ti, ts}), tap = b_.Array(tp);
   uint16_t sa = b_.S("b"), sb = b_.S("a"), sc = b_.S("ab");
   uint16_t nan = b_.KF(NAN), f1 = b_.KF(2.5), f2 = b_.KF(-1.0);
+  // Each call has its own window: an array argument sits in a reference
+  // register, a type argument in a plain one.
   std::string out = Run(
       {
           // reverse, append, sort of ints
@@ -194,60 +198,59 @@ TEST_F(ArrayNatives, ZipAppendReverseSortSums) {
           I(Op::CALLN, 2, b_.N("reverse"), 2),
           I(Op::PRINT, 2, tai),
           I(Op::RELEASE, 3),
-          I(Op::MOVE, 3, 2, 0, 1),
-          I(Op::COPY, 4, 1),
-          IsBx(Op::LOADI, 5, static_cast<int32_t>(ti)),
-          I(Op::CALLN, 2, b_.N("append"), 3),
-          I(Op::RELEASE, 3),
-          I(Op::RELEASE, 4),
-          I(Op::MOVE, 3, 2, 0, 1),
+          I(Op::MOVE, 6, 2, 0, 1),
+          I(Op::COPY, 7, 1),
+          IsBx(Op::LOADI, 8, static_cast<int32_t>(ti)),
+          I(Op::CALLN, 5, b_.N("append"), 3),  // owns r6
+          I(Op::RELEASE, 7),
+          I(Op::MOVE, 3, 5, 0, 1),
           IsBx(Op::LOADI, 4, static_cast<int32_t>(ti)),
           I(Op::CALLN, 2, b_.N("sort"), 2),
           I(Op::PRINT, 2, tai),
           I(Op::RELEASE, 3),
-          I(Op::MOVE, 5, 2, 0, 1),
-          I(Op::CALLN, 4, b_.N("sum_i"), 1),
-          I(Op::PRINT, 4, ti),
-          I(Op::RELEASE, 5),
+          I(Op::MOVE, 10, 2, 0, 1),
+          I(Op::CALLN, 9, b_.N("sum_i"), 1),
+          I(Op::PRINT, 9, ti),
+          I(Op::RELEASE, 10),
           // sort of strings
-          I(Op::LOADS, 3, sa),
-          I(Op::LOADS, 4, sb),
-          I(Op::LOADS, 5, sc),
-          I(Op::ARRAY, 3, 3, 3, 1),
+          I(Op::LOADS, 11, sa),
+          I(Op::LOADS, 12, sb),
+          I(Op::LOADS, 13, sc),
+          I(Op::ARRAY, 3, 11, 3, 1),
           IsBx(Op::LOADI, 4, static_cast<int32_t>(ts)),
           I(Op::CALLN, 2, b_.N("sort"), 2),
           I(Op::PRINT, 2, tas),
           I(Op::RELEASE, 2),
           // zip ints with strings; sort the pairs
-          I(Op::COPY, 7, 1),
-          I(Op::MOVE, 8, 3, 0, 1),
-          IsBx(Op::LOADI, 9, static_cast<int32_t>(ti)),
-          IsBx(Op::LOADI, 10, static_cast<int32_t>(ts)),
-          I(Op::CALLN, 6, b_.N("zip"), 4),
-          I(Op::PRINT, 6, tap),
-          I(Op::RELEASE, 7),
-          I(Op::RELEASE, 8),
-          I(Op::MOVE, 3, 6, 0, 1),
+          I(Op::COPY, 15, 1),
+          I(Op::MOVE, 16, 3, 0, 1),
+          IsBx(Op::LOADI, 17, static_cast<int32_t>(ti)),
+          IsBx(Op::LOADI, 18, static_cast<int32_t>(ts)),
+          I(Op::CALLN, 14, b_.N("zip"), 4),
+          I(Op::PRINT, 14, tap),
+          I(Op::RELEASE, 15),
+          I(Op::RELEASE, 16),
+          I(Op::MOVE, 3, 14, 0, 1),
           IsBx(Op::LOADI, 4, static_cast<int32_t>(tp)),
           I(Op::CALLN, 2, b_.N("sort"), 2),
           I(Op::PRINT, 2, tap),
           I(Op::RELEASE, 2),
           I(Op::RELEASE, 3),
           // floats with NaN last
-          I(Op::LOADK, 3, nan),
-          I(Op::LOADK, 4, f1),
-          I(Op::LOADK, 5, f2),
-          I(Op::ARRAY, 3, 3, 3),
+          I(Op::LOADK, 19, nan),
+          I(Op::LOADK, 20, f1),
+          I(Op::LOADK, 21, f2),
+          I(Op::ARRAY, 3, 19, 3),
           IsBx(Op::LOADI, 4, static_cast<int32_t>(tf)),
           I(Op::CALLN, 2, b_.N("sort"), 2),
           I(Op::PRINT, 2, taf),
           I(Op::RELEASE, 2),
-          I(Op::MOVE, 5, 3, 0, 1),
-          I(Op::CALLN, 4, b_.N("sum_f"), 1),
-          I(Op::PRINT, 4, tf),
-          I(Op::RELEASE, 5),
+          I(Op::MOVE, 10, 3, 0, 1),
+          I(Op::CALLN, 9, b_.N("sum_f"), 1),
+          I(Op::PRINT, 9, tf),
+          I(Op::RELEASE, 10),
       },
-      {2, 3, 5, 6, 7, 8}, 12);
+      {2, 3, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16}, 22);
   EXPECT_EQ(out,
             "[3, 2, 1, 0, -1, -2, -3]\n[-3, -3, -2, -2, -1, -1, 0, 0, 1, 1, 2, 2, 3, 3]\n0\n"
             "[\"a\", \"ab\", \"b\"]\n[(-3, \"b\"), (-2, \"a\"), (-1, \"ab\")]\n"
@@ -259,9 +262,9 @@ TEST_F(ArrayNatives, SumOverflowAndEmptyRange) {
   uint16_t big = b_.K(INT64_MAX);
   std::string out =
       Run({IsBx(Op::LOADI, 3, 5), IsBx(Op::LOADI, 4, 2), I(Op::CALLN, 2, b_.N("range2"), 2),
-           I(Op::PRINT, 2, tai), I(Op::RELEASE, 2), I(Op::LOADK, 3, big), I(Op::LOADK, 4, big),
-           I(Op::ARRAY, 3, 3, 2), I(Op::CALLN, 2, b_.N("sum_i"), 1)},
-          {2, 3});
+           I(Op::PRINT, 2, tai), I(Op::RELEASE, 2), I(Op::LOADK, 6, big), I(Op::LOADK, 7, big),
+           I(Op::ARRAY, 9, 6, 2), I(Op::CALLN, 8, b_.N("sum_i"), 1)},
+          {2, 9});
   EXPECT_EQ(out.substr(0, 3), "[]\n");
   EXPECT_NE(out.find("error: integer overflow in `sum`"), std::string::npos);
 }
@@ -272,27 +275,25 @@ TEST(Natives, NestingThroughNativesIsBounded) {
   ModuleBuilder b;
   uint32_t ti = b.Int();
   uint16_t f = b.Reserve();
-  uint16_t g = b.Fn("g", 1, 2, {{IsC(Op::ADDK_I, 1, 0, -1)}, I(Op::CALL, 1, f, 1), I(Op::RET, 1)});
+  uint16_t g =
+      b.Fn("g", {{ti}, ti}, 2, {IsC(Op::ADDK_I, 1, 0, -1), I(Op::CALL, 1, f, 1), I(Op::RET, 1)});
+  // map's array result lands in the plain r1 and moves into the reference r2.
   b.Fill(
-      f, "f", 1, 6,
+      f, "f", {{ti}, ti}, 6,
       {IsBx(Op::LOADI, 1, 0), IsC(Op::JNE_I, 0, 1, 1), I(Op::RET, 0), I(Op::ARRAY, 2, 0, 1),
        I(Op::LOADFN, 3, g), IsBx(Op::LOADI, 4, static_cast<int32_t>(ti)),
        I(Op::CALLN, 1, b.N("map"), 3), I(Op::RELEASE, 2), I(Op::RELEASE, 3),
        I(Op::MOVE, 2, 1, 0, 1), I(Op::CALLN, 1, b.N("sum_i"), 1), I(Op::RELEASE, 2), I(Op::RET, 1)},
       {2, 3});
-  // A reference register must never hold a plain value: r1 holds the Int
-  // comparand and then map's array, so use it only through MOVE... keep it
-  // simple: the array result goes to r1 which is listed as a reference below.
-  b.module().functions[f].reference_registers = {2, 3};
   auto run = [&](int32_t n) {
     ModuleBuilder copy = b;
     uint16_t main =
-        copy.Fn("main", 0, 2,
+        copy.Fn("main", {{}, ti}, 2,
                 {IsBx(Op::LOADI, 0, n), I(Op::CALL, 0, f, 1), I(Op::PRINT, 0, ti), I(Op::RET, 0)});
     return RunModule(copy.Build(main));
   };
   auto r = run(500);
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "0\n");
   r = run(5000);
   EXPECT_EQ(r.status.code(), absl::StatusCode::kResourceExhausted);

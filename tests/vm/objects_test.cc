@@ -17,7 +17,7 @@ TEST(Objects, Strings) {
   ModuleBuilder b;
   uint16_t s0 = b.S("ab"), s1 = b.S("c\"d");
   uint32_t ts = b.Str(), tb = b.Bool(), tt = b.Tuple({ts, ts});
-  uint16_t main = b.Fn("main", 0, 8,
+  uint16_t main = b.Fn("main", {{}, b.Unit()}, 8,
                        {
                            I(Op::LOADS, 0, s0),    I(Op::LOADS, 1, s1),   I(Op::CONCAT_S, 2, 0, 1),
                            I(Op::PRINT, 2, ts),                            // abc"d
@@ -32,7 +32,7 @@ TEST(Objects, Strings) {
                        },
                        {0, 1, 2, 4, 5, 6});
   auto r = RunModule(b.Build(main));
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "abc\"d\nfalse\ntrue\nfalse\n(\"ab\", \"abc\\\"d\")\n(\"ab\", \"abc\\\"d\")\n");
   EXPECT_EQ(r.stats.heap_bytes_live, r.loaded_bytes);
 }
@@ -44,7 +44,7 @@ TEST(Objects, TuplesAndArrays) {
   uint32_t arr = b.Array(pair);
   uint16_t s0 = b.S("x");
   uint16_t k = b.KF(2.5);
-  uint16_t main = b.Fn("main", 0, 12,
+  uint16_t main = b.Fn("main", {{}, ti}, 12,
                        {
                            IsBx(Op::LOADI, 0, 1),
                            I(Op::LOADS, 1, s0),
@@ -56,10 +56,10 @@ TEST(Objects, TuplesAndArrays) {
                            I(Op::COPY, 5, 2),
                            I(Op::COPY, 6, 2),
                            I(Op::ARRAY, 5, 5, 2, 1),  // [(1,"x"), (1,"x")]: moves r5, r6
-                           I(Op::LEN, 6, 5),
-                           I(Op::PRINT, 6, ti),
-                           IsBx(Op::LOADI, 6, 1),
-                           I(Op::INDEX, 7, 5, 6),  // (1, "x")
+                           I(Op::LEN, 11, 5),
+                           I(Op::PRINT, 11, ti),
+                           IsBx(Op::LOADI, 11, 1),
+                           I(Op::INDEX, 7, 5, 11),  // (1, "x")
                            I(Op::COPY, 8, 2),
                            I(Op::EQ_V, 9, 7, pair),  // r7 == r8
                            I(Op::PRINT, 9, tb),
@@ -67,11 +67,11 @@ TEST(Objects, TuplesAndArrays) {
                            I(Op::PRINT, 5, arr),
                            I(Op::LOADK, 10, k),
                            I(Op::PRINT, 10, tf),
-                           IsBx(Op::LOADI, 6, 2),
-                           I(Op::INDEX, 7, 5, 6),  // out of bounds: unwinds r2 r3 r5 r7
+                           IsBx(Op::LOADI, 11, 2),
+                           I(Op::INDEX, 7, 5, 11),  // out of bounds: unwinds r2 r3 r5 r7
                            I(Op::RET, 0),
                        },
-                       {1, 2, 3, 5, 7, 8});
+                       {1, 2, 3, 5, 6, 7, 8});
   auto r = RunModule(b.Build(main));
   ASSERT_FALSE(r.status.ok());
   EXPECT_EQ(r.out, "x\n1\n2\ntrue\n[(1, \"x\"), (1, \"x\")]\n2.5\n");
@@ -82,7 +82,7 @@ TEST(Objects, TuplesAndArrays) {
 
 TEST(Objects, NegativeIndex) {
   ModuleBuilder b;
-  uint16_t main = b.Fn("main", 0, 4,
+  uint16_t main = b.Fn("main", {{}, b.Int()}, 4,
                        {IsBx(Op::LOADI, 0, 1), I(Op::ARRAY, 1, 0, 1), IsBx(Op::LOADI, 2, -1),
                         I(Op::INDEX, 3, 1, 2), I(Op::RET, 0)},
                        {1});
@@ -91,38 +91,62 @@ TEST(Objects, NegativeIndex) {
   EXPECT_EQ(r.stats.heap_bytes_live, 0u);
 }
 
+TEST(Objects, EmptyArrayWindowJustPastTheRegisters) {
+  // `[]` as the compiler emits it, ARRAY r0, r1, 0, in a frame of one
+  // register: its empty window reads nothing, so it may start at r1.
+  ModuleBuilder b;
+  uint32_t tai = b.Array(b.Int());
+  uint16_t main =
+      b.Fn("main", {{}, tai}, 1, {I(Op::ARRAY, 0, 1, 0), I(Op::PRINT, 0, tai), I(Op::RET, 0)}, {0});
+  auto r = RunModule(b.Build(main));
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.out, "[]\n");
+  // Any further is refused.
+  b.module().functions[main].code[0].b = 2;
+  EXPECT_EQ(std::string(RunModule(b.Build(main)).status.message()),
+            "malformed module: function 0 `main` pc 0: ARRAY operand b = 2 is past the 1 "
+            "registers");
+}
+
 TEST(Objects, Closures) {
   ModuleBuilder b;
-  uint32_t ti = b.Int(), tfn = b.FnType(), ts = b.Str();
+  uint32_t ti = b.Int(), ts = b.Str();
+  uint32_t tfn = b.FnType({ti}, ti), tshow = b.FnType({ti}, ts);
   // adder(x) with capture #0 an Int: x + k
-  uint16_t adder =
-      b.Fn("adder", 1, 2, {I(Op::GETCAP, 1, 0), I(Op::ADD_I, 0, 0, 1), I(Op::RET, 0)}, {}, 1);
+  uint16_t adder = b.Fn("adder", {.params = {ti}, .result = ti, .captures = {ti}}, 2,
+                        {I(Op::GETCAP, 1, 0), I(Op::ADD_I, 0, 0, 1), I(Op::RET, 0)});
   // greet(x) with capture #0 a Str: capture + str(x)
-  uint16_t greet = b.Fn("greet", 1, 3,
-                        {I(Op::GETCAP, 1, 0), I(Op::STR, 2, 0, ti), I(Op::CONCAT_S, 0, 1, 2),
-                         I(Op::RELEASE, 1), I(Op::RELEASE, 2), I(Op::RET, 0)},
-                        {0, 1, 2}, 1, {0});
+  uint16_t greet = b.Fn("greet", {.params = {ti}, .result = ts, .captures = {ts}}, 4,
+                        {I(Op::GETCAP, 1, 0), I(Op::STR, 2, 0, ti), I(Op::CONCAT_S, 3, 1, 2),
+                         I(Op::RELEASE, 1), I(Op::RELEASE, 2), I(Op::RET, 3)},
+                        {1, 2, 3});
+  // twice(x) = x + x, a function without captures
+  uint16_t twice = b.Fn("twice", {{ti}, ti}, 1, {I(Op::ADD_I, 0, 0, 0), I(Op::RET, 0)});
   // apply(f, x) = f(x), a tail call through a closure
-  uint16_t apply = b.Fn("apply", 2, 3, {I(Op::MOVE, 2, 1), I(Op::TAILCALLC, 2, 0, 1)}, {0});
+  uint16_t apply =
+      b.Fn("apply", {{tshow, ti}, ts}, 3, {I(Op::MOVE, 2, 1), I(Op::TAILCALLC, 2, 0, 1)}, {0});
   uint16_t s = b.S("n=");
   uint16_t main = b.Fn(
-      "main", 0, 6,
+      "main", {{}, b.Unit()}, 7,
       {
-          IsBx(Op::LOADI, 0, 10),   I(Op::CLOSURE, 0, adder, 1),  // r0 = adder[10]
-          IsBx(Op::LOADI, 1, 5),    I(Op::CALLC, 1, 0, 1),        // r1 = 15
+          // r0 = adder[10]: the Int capture sits in a plain register, where
+          // CLOSURE leaves the closure for a MOVE into a reference one.
+          IsBx(Op::LOADI, 1, 10),   I(Op::CLOSURE, 1, adder, 1),
+          I(Op::MOVE, 0, 1, 0, 1),  IsBx(Op::LOADI, 1, 5),
+          I(Op::CALLC, 1, 0, 1),  // r1 = 15
           I(Op::PRINT, 1, ti),      I(Op::PRINT, 0, tfn),
           I(Op::LOADS, 2, s),       I(Op::CLOSURE, 2, greet, 1),  // r2 = greet["n="], moves the Str
           I(Op::MOVE, 3, 2, 0, 1),  IsBx(Op::LOADI, 4, 7),
           I(Op::CALL, 3, apply, 2),  // r3 = "n=7"
-          I(Op::PRINT, 3, ts),      I(Op::LOADFN, 4, adder),
-          I(Op::PRINT, 4, tfn),     I(Op::RELEASE, 4),
+          I(Op::PRINT, 3, ts),      I(Op::LOADFN, 6, twice),
+          I(Op::PRINT, 6, tfn),     I(Op::RELEASE, 6),
           I(Op::RELEASE, 3),        I(Op::RELEASE, 0),
           IsBx(Op::LOADI, 5, 0),    I(Op::RET, 5),
       },
-      {0, 2, 3, 4});
+      {0, 2, 3, 6});
   auto r = RunModule(b.Build(main));
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
-  EXPECT_EQ(r.out, "15\n<fn adder>\nn=7\n<fn adder>\n");
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
+  EXPECT_EQ(r.out, "15\n<fn adder>\nn=7\n<fn twice>\n");
   EXPECT_EQ(r.stats.heap_bytes_live, r.loaded_bytes + sizeof(Object));  // LOADFN's cached closure
 }
 
@@ -132,17 +156,17 @@ TEST(Objects, GlobalsAndArgs) {
   uint16_t g_name = b.G("greeting", ts);
   uint16_t g_n = b.G("n", ti);
   uint16_t s = b.S("hello");
-  uint16_t init = b.Fn("<init>", 0, 3,
+  uint16_t init = b.Fn("<init>", {{}, b.Unit()}, 3,
                        {I(Op::LOADS, 0, s), I(Op::STOREG, 0, g_name), IsBx(Op::LOADI, 1, 3),
                         I(Op::STOREG, 1, g_n), IsBx(Op::LOADI, 2, 0), I(Op::RET, 2)},
                        {0});
-  uint16_t main = b.Fn("main", 1, 4,
+  uint16_t main = b.Fn("main", {{targs}, b.Unit()}, 4,
                        {I(Op::LOADG, 1, g_name, 0, 1), I(Op::PRINT, 1, ts), I(Op::RELEASE, 1),
                         I(Op::LOADG, 2, g_n), I(Op::PRINT, 2, ti), I(Op::PRINT, 0, targs),
                         I(Op::RELEASE, 0), IsBx(Op::LOADI, 3, 0), I(Op::RET, 3)},
                        {0, 1});
   auto r = RunModule(b.Build(main, init, true), {}, {"a", "b c"});
-  ASSERT_TRUE(r.status.ok()) << r.error.message;
+  ASSERT_TRUE(r.status.ok()) << r.status << " " << r.error.message;
   EXPECT_EQ(r.out, "hello\n3\n[\"a\", \"b c\"]\n");
 }
 
@@ -151,14 +175,15 @@ TEST(Objects, UnwindingReleasesEveryFrame) {
   // g, which divides by zero: every reference of every frame is released.
   ModuleBuilder b;
   uint32_t ts = b.Str(), ti = b.Int();
-  uint32_t pair = b.Tuple({ts, ti});
+  uint32_t pair = b.Tuple({ts, ti}), tas = b.Array(ts);
   uint16_t s = b.S("live");
-  uint16_t g = b.Fn("g", 1, 3, {IsBx(Op::LOADI, 1, 0), I(Op::DIV_I, 2, 0, 1), I(Op::RET, 2)});
-  uint16_t f = b.Fn("f", 1, 5,
+  uint16_t g =
+      b.Fn("g", {{ti}, ti}, 3, {IsBx(Op::LOADI, 1, 0), I(Op::DIV_I, 2, 0, 1), I(Op::RET, 2)});
+  uint16_t f = b.Fn("f", {{tas}, ti}, 5,
                     {I(Op::LOADS, 1, s), IsBx(Op::LOADI, 2, 1), I(Op::TUPLE, 1, 1, pair),
                      IsBx(Op::LOADI, 3, 4), I(Op::CALL, 3, g, 1), I(Op::RET, 3)},
                     {0, 1});
-  uint16_t main = b.Fn("main", 0, 4,
+  uint16_t main = b.Fn("main", {{}, ti}, 4,
                        {I(Op::LOADS, 0, s), I(Op::LOADS, 1, s), I(Op::ARRAY, 1, 1, 1, 1),
                         I(Op::CALL, 1, f, 1), I(Op::RET, 1)},
                        {0, 1});
@@ -172,8 +197,8 @@ TEST(Objects, HeapBudget) {
   ModuleBuilder b;
   uint16_t n = b.N("range1");
   uint16_t k = b.K(1'000'000);
-  uint16_t main =
-      b.Fn("main", 0, 3, {I(Op::LOADK, 1, k), I(Op::CALLN, 0, n, 1), I(Op::RET, 0)}, {0});
+  uint16_t main = b.Fn("main", {{}, b.Array(b.Int())}, 3,
+                       {I(Op::LOADK, 1, k), I(Op::CALLN, 0, n, 1), I(Op::RET, 0)}, {0});
   Limits limits;
   limits.max_heap_bytes = 1 << 20;
   auto r = RunModule(b.Build(main), limits);

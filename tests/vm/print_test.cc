@@ -101,9 +101,9 @@ TEST_F(PrintValues, ScalarsAndContainers) {
   EXPECT_EQ(Text(empty, b_.Array(b_.Int())), "[]");
   Value floats = Array({FromFloat(1.0), FromFloat(0.5)}, false);
   EXPECT_EQ(Text(floats, b_.Array(b_.Float())), "[1.0, 0.5]");
-  b_.Fn("sq", 1, 1, {testing::I(Op::RET, 0)});
+  b_.Fn("sq", {{b_.Int()}, b_.Int()}, 1, {testing::I(Op::RET, 0)});
   Object* c = heap_.NewClosure(0, 0);
-  EXPECT_EQ(Text(FromObject(c), b_.FnType()), "<fn sq>");
+  EXPECT_EQ(Text(FromObject(c), b_.FnType({b_.Int()}, b_.Int())), "<fn sq>");
   heap_.Release(c);
   heap_.ReleaseValue(a);
   heap_.ReleaseValue(s);

@@ -76,8 +76,11 @@ absl::StatusOr<Value> NativeHostState(NativeContext& ctx, const Value* args) {
 }
 
 const NativeEntry kTestNatives[] = {
-    {"test_capture", 1, NativeCapture},
-    {"test_host_state", 3, NativeHostState},
+    {.name = "test_capture", .arity = 1, .fn = NativeCapture, .signature = "(Tensor(_)) -> Unit"},
+    {.name = "test_host_state",
+     .arity = 3,
+     .fn = NativeHostState,
+     .signature = "(Int, Int, Int) -> RandState"},
 };
 
 struct Outcome {
@@ -184,8 +187,8 @@ class Program {
   void Print(uint16_t r, uint32_t type) { Emit(I(Op::PRINT, r, type)); }
   void Capture(uint16_t t) {
     const uint16_t base = Reg(false);
-    const uint16_t arg = Reg(false);  // a borrowed alias, not a reference register
-    Emit(I(Op::MOVE, arg, t));
+    const uint16_t arg = Reg(true);  // a retained copy, which RET releases
+    Emit(I(Op::COPY, arg, t));
     Emit(I(Op::CALLN, base, b.N("test_capture"), 1));
   }
 
@@ -194,7 +197,7 @@ class Program {
     std::vector<Instr> code = code_;
     code.push_back(IsBx(Op::LOADI, unit, 0));
     code.push_back(I(Op::RET, unit));
-    return b.Build(b.Fn("main", 0, next_, std::move(code), refs_));
+    return b.Build(b.Fn("main", {{}, b.Unit()}, next_, std::move(code), refs_));
   }
 
   Outcome Run(Limits limits = {}) {
@@ -741,10 +744,6 @@ TEST(RandStateErrors, BadArguments) {
       {"random stream exhausted: site 2 of an ambient state at counter 4294967294 is past counter "
        "4294967295",
        [](Program& p) { p.Site(p.HostState(1, 2, 4294967294u), 2, false); }},
-      {"internal error: a sampler with the wrong number of arguments",
-       [](Program& p) {
-         p.Sample(Op::UNIFORM, {p.Key(1), p.Shape({1})});
-       }},
   };
   for (const Case& c : cases) {
     Program p;
@@ -754,6 +753,14 @@ TEST(RandStateErrors, BadArguments) {
     EXPECT_EQ(o.error.message, c.message);
     EXPECT_EQ(o.error.location.line, LineOf(failing)) << c.message;
   }
+  // A sampler given the wrong number of arguments is refused at load.
+  Program p;
+  p.Sample(Op::UNIFORM, {p.Key(1), p.Shape({1})});
+  const Outcome o = p.Run();
+  EXPECT_EQ(o.status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(o.status.message()),
+            absl::StrCat("malformed module: function 0 `main` pc ", p.pc() - 1,
+                         ": UNIFORM reads 2 registers; it takes 4"));
 }
 
 TEST(RandStateErrors, EdgesThatAreFine) {

@@ -3,8 +3,9 @@
 // only by chance. Leaky relu as the compiler emits it; every tail length of
 // a bool leaf in each layout; bool bytes, f32 leaves and the output ending
 // at an unmapped page (no read or write past the end, both ISA paths);
-// NaN in comparisons; the declines a bool leaf adds; and vm.cc Verify,
-// which must reject ill-typed programs before the JIT sees them.
+// NaN in comparisons; the declines a bool leaf adds; and the verifier
+// (vm/verifier.cc), which must reject ill-typed programs before the JIT sees
+// them.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -394,16 +395,18 @@ INSTANTIATE_TEST_SUITE_P(Isas, TensorFusedWhere, ::testing::Values(Path::kAvx2, 
 
 // ---- Verify ----
 
-// A module whose `main` runs FUSED_T with `program` into register 4 (0, 1
-// and 2 hold references, 3 a plain value); only loaded, never run.
+// A module whose function f(r0, r1, r2: Tensor, r3: Float) -> Tensor runs
+// FUSED_T with `program` into register 4 (its unfused block: a copy of r1);
+// only loaded, never run.
 Module WithProgram(const FusedProgram& program) {
   testing::ModuleBuilder b;
-  const uint16_t main =
-      b.Fn("main", 0, 5,
-           {testing::I(Op::FUSED_T, 4, 0), testing::IsBx(Op::JMP, 0, 0), testing::I(Op::RET, 4)},
-           {0, 1, 2, 4});
+  const uint32_t tt = b.Tensor();
+  b.Fn("f", {{tt, tt, tt, b.Float()}, tt}, 5,
+       {testing::I(Op::FUSED_T, 4, 0), testing::IsBx(Op::JMP, 0, 1), testing::I(Op::COPY, 4, 1),
+        testing::I(Op::RET, 4)},
+       {0, 1, 2, 4});
   b.module().fused.push_back(program);
-  return b.Build(main);
+  return b.Build(-1);
 }
 
 TEST(TensorFusedVerify, AcceptsWellTypedProgramsAndRejectsTheRest) {
@@ -417,32 +420,61 @@ TEST(TensorFusedVerify, AcceptsWellTypedProgramsAndRejectsTheRest) {
   struct Bad {
     const char* what;
     FusedProgram p;
+    std::string message;
   };
   std::vector<Bad> bad;
-  auto add = [&](const char* what, auto change) {
+  const std::string ill_typed =
+      "malformed module: fused program 0 is not well typed (bytecode.h FusedProgram)";
+  auto add = [&](const char* what, auto change, std::string message) {
     FusedProgram p = ok;
     change(p);
-    bad.push_back({what, p});
+    bad.push_back({what, p, std::move(message)});
   };
-  add("an f32 as a mask", [](FusedProgram& p) { p.nodes[1].a = 1; });
-  add("a mask as a branch", [](FusedProgram& p) { p.nodes[1].b = 0; });
-  add("a mask as the else branch", [](FusedProgram& p) { p.nodes[2].c = 4; });
-  add("a comparison of a mask", [](FusedProgram& p) { p.nodes[0].a = 0; });
-  add("arithmetic on a mask", [](FusedProgram& p) { p.nodes[0] = Bin(BinaryOp::kAdd, 0, 1); });
-  add("a unary op of a mask", [](FusedProgram& p) { p.nodes[0] = Un(UnaryOp::kNeg, 0); });
-  add("a mask result", [](FusedProgram& p) { p.nodes.push_back(Bin(BinaryOp::kEq, 1, 2)); });
-  add("a program of one comparison", [](FusedProgram& p) { p.nodes = {Bin(BinaryOp::kNe, 1, 1)}; });
-  add("c out of range", [](FusedProgram& p) { p.nodes[2].c = 7; });
-  add("c not yet defined", [](FusedProgram& p) { p.nodes[1].c = 5; });
-  add("where and unary at once", [](FusedProgram& p) { p.nodes[1].unary = true; });
-  add("no such binary op", [](FusedProgram& p) { p.nodes[0].op = 12; });
-  add("no such leaf kind", [](FusedProgram& p) { p.leaves[0].kind = static_cast<Kind>(4); });
-  add("a tensor leaf in a plain register", [](FusedProgram& p) { p.leaves[2].reg = 3; });
-  add("a scalar leaf in a reference register", [](FusedProgram& p) { p.leaves[3].reg = 2; });
+  add(
+      "an f32 as a mask", [](FusedProgram& p) { p.nodes[1].a = 1; }, ill_typed);
+  add(
+      "a mask as a branch", [](FusedProgram& p) { p.nodes[1].b = 0; }, ill_typed);
+  add(
+      "a mask as the else branch", [](FusedProgram& p) { p.nodes[2].c = 4; }, ill_typed);
+  add(
+      "a comparison of a mask", [](FusedProgram& p) { p.nodes[0].a = 0; }, ill_typed);
+  add(
+      "arithmetic on a mask", [](FusedProgram& p) { p.nodes[0] = Bin(BinaryOp::kAdd, 0, 1); },
+      ill_typed);
+  add(
+      "a unary op of a mask", [](FusedProgram& p) { p.nodes[0] = Un(UnaryOp::kNeg, 0); },
+      ill_typed);
+  add(
+      "a mask result", [](FusedProgram& p) { p.nodes.push_back(Bin(BinaryOp::kEq, 1, 2)); },
+      ill_typed);
+  add(
+      "a program of one comparison", [](FusedProgram& p) { p.nodes = {Bin(BinaryOp::kNe, 1, 1)}; },
+      ill_typed);
+  add(
+      "c out of range", [](FusedProgram& p) { p.nodes[2].c = 7; }, ill_typed);
+  add(
+      "c not yet defined", [](FusedProgram& p) { p.nodes[1].c = 5; }, ill_typed);
+  add(
+      "where and unary at once", [](FusedProgram& p) { p.nodes[1].unary = true; }, ill_typed);
+  add(
+      "no such binary op", [](FusedProgram& p) { p.nodes[0].op = 12; }, ill_typed);
+  add(
+      "no such leaf kind", [](FusedProgram& p) { p.leaves[0].kind = static_cast<Kind>(4); },
+      ill_typed);
+  add(
+      "a tensor leaf in a plain register", [](FusedProgram& p) { p.leaves[2].reg = 3; },
+      "malformed module: function 0 `f` pc 0: FUSED_T needs leaf R(3) to hold a reference; it "
+      "holds a plain value");
+  add(
+      "a scalar leaf in a reference register", [](FusedProgram& p) { p.leaves[3].reg = 2; },
+      "malformed module: function 0 `f` pc 0: FUSED_T needs leaf R(2) to be a plain register");
+  add(
+      "a leaf past the registers", [](FusedProgram& p) { p.leaves[1].reg = 5; },
+      "malformed module: function 0 `f` pc 0: FUSED_T has a leaf R(5) past its registers");
   for (const Bad& b : bad) {
     Vm vm;
     const absl::Status s = vm.Load(WithProgram(b.p));
-    EXPECT_FALSE(s.ok()) << b.what << ": " << Describe(b.p);
+    EXPECT_EQ(std::string(s.message()), b.message) << b.what << ": " << Describe(b.p);
   }
 }
 

@@ -46,7 +46,14 @@ class ModuleBuilder {
   uint32_t Bool() { return Type(TypeDesc::Kind::kBool); }
   uint32_t Str() { return Type(TypeDesc::Kind::kStr); }
   uint32_t Unit() { return Type(TypeDesc::Kind::kUnit); }
-  uint32_t FnType() { return Type(TypeDesc::Kind::kFunction); }
+  uint32_t Tensor() { return Type(TypeDesc::Kind::kTensor); }
+  uint32_t RandState() { return Type(TypeDesc::Kind::kRandState); }
+  // fn(params) -> result: its children are the parameter types, then the
+  // result type.
+  uint32_t FnType(std::vector<uint32_t> params, uint32_t result) {
+    params.push_back(result);
+    return Type(TypeDesc::Kind::kFunction, std::move(params));
+  }
   uint32_t Tuple(std::vector<uint32_t> fields) {
     return Type(TypeDesc::Kind::kTuple, std::move(fields));
   }
@@ -76,24 +83,26 @@ class ModuleBuilder {
     return m_.globals.size() - 1;
   }
 
-  // Adds a function; each instruction gets line = 10 * index + its pc + 1,
-  // column = pc + 1, so tests can tell which instruction failed.
-  uint16_t Fn(std::string name, uint16_t params, uint16_t registers, std::vector<Instr> code,
-              std::vector<uint16_t> refs = {}, uint16_t captures = 0,
-              std::vector<uint16_t> ref_captures = {}) {
-    Function f;
-    f.reference_captures = std::move(ref_captures);
-    f.name = std::move(name);
-    f.num_params = params;
-    f.num_registers = registers;
-    f.num_captures = captures;
-    f.reference_registers = std::move(refs);
-    f.code = std::move(code);
-    const uint32_t index = m_.functions.size();
-    for (uint32_t pc = 0; pc < f.code.size(); ++pc) {
-      f.lines.push_back(LineEntry{pc, SourceLocation{0, 100 * index + pc + 1, pc + 1, 1}});
-    }
-    m_.functions.push_back(std::move(f));
+  // A function's signature, which the verifier checks its code, its calls
+  // and its closures against (bytecode.h Function::param_types...): T
+  // indexes of its parameters (their count is the function's), its result
+  // and its captures (a lambda's body: those GETCAP reads).
+  //   b.Fn("sq", {{ti}, ti}, ...)
+  //   b.Fn("adder", {.params = {ti}, .result = ti, .captures = {ti}}, ...)
+  struct Sig {
+    std::vector<uint32_t> params;
+    uint32_t result = 0;
+    std::vector<uint32_t> captures = {};
+  };
+
+  // Adds a function; each instruction gets line = 100 * index + its pc + 1,
+  // column = pc + 1, so tests can tell which instruction failed. `refs` are
+  // its reference registers (the parameters' must match their types); its
+  // reference captures follow from the capture types.
+  uint16_t Fn(std::string name, Sig sig, uint16_t registers, std::vector<Instr> code,
+              std::vector<uint16_t> refs = {}) {
+    const uint16_t index = Reserve();
+    Fill(index, std::move(name), std::move(sig), registers, std::move(code), std::move(refs));
     return index;
   }
   // Reserves a function index to fill later (for mutual recursion).
@@ -101,15 +110,25 @@ class ModuleBuilder {
     m_.functions.emplace_back();
     return m_.functions.size() - 1;
   }
-  void Fill(uint16_t index, std::string name, uint16_t params, uint16_t registers,
-            std::vector<Instr> code, std::vector<uint16_t> refs = {}, uint16_t captures = 0) {
+  void Fill(uint16_t index, std::string name, Sig sig, uint16_t registers, std::vector<Instr> code,
+            std::vector<uint16_t> refs = {}) {
     Function& f = m_.functions[index];
     f.name = std::move(name);
-    f.num_params = params;
+    f.num_params = static_cast<uint16_t>(sig.params.size());
     f.num_registers = registers;
-    f.num_captures = captures;
+    f.num_captures = static_cast<uint16_t>(sig.captures.size());
     f.reference_registers = std::move(refs);
+    f.reference_captures.clear();
+    for (size_t c = 0; c < sig.captures.size(); ++c) {
+      if (sig.captures[c] < m_.types.size() && m_.types[sig.captures[c]].is_reference()) {
+        f.reference_captures.push_back(static_cast<uint16_t>(c));
+      }
+    }
+    f.param_types = std::move(sig.params);
+    f.capture_types = std::move(sig.captures);
+    f.result_type = sig.result;
     f.code = std::move(code);
+    f.lines.clear();
     for (uint32_t pc = 0; pc < f.code.size(); ++pc) {
       f.lines.push_back(LineEntry{pc, SourceLocation{0, 100 * index + pc + 1, pc + 1, 1}});
     }

@@ -425,7 +425,8 @@ absl::StatusOr<Value> NativeCapture(NativeContext&, const Value* args) {
   return Value{0};
 }
 
-const NativeEntry kCaptureNative[] = {{"test_capture", 1, NativeCapture}};
+const NativeEntry kCaptureNative[] = {
+    {.name = "test_capture", .arity = 1, .fn = NativeCapture, .signature = "(Tensor(_)) -> Unit"}};
 
 using vm::testing::I;
 using vm::testing::IsBx;
@@ -450,12 +451,12 @@ std::vector<uint8_t> RunNative(const std::string& native, const std::vector<doub
   code.push_back(I(Op::MOVE, shape_arg, shape, 0, 1));
   code.push_back(I(Op::CALLN, result, b.N(native), static_cast<uint16_t>(r - result - 1)));
   const uint16_t capture = r++, alias = r++, unit = r++;
-  code.push_back(I(Op::MOVE, alias, result));
+  code.push_back(I(Op::COPY, alias, result));
   code.push_back(I(Op::CALLN, capture, b.N("test_capture"), 1));
   code.push_back(IsBx(Op::LOADI, unit, 0));
   code.push_back(I(Op::RET, unit));
-  refs = {state, shape, result, static_cast<uint16_t>(result + 1), shape_arg};
-  const Module m = b.Build(b.Fn("main", 0, r, std::move(code), refs));
+  refs = {state, shape, result, static_cast<uint16_t>(result + 1), shape_arg, alias};
+  const Module m = b.Build(b.Fn("main", {{}, b.Unit()}, r, std::move(code), refs));
   Vm vm;
   vm.AddNatives(stdlib::Natives());
   vm.AddNatives(kCaptureNative);
