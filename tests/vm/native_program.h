@@ -96,7 +96,11 @@ class Program {
     code_.push_back(I(Op::RET, unit));
     auto r = RunModule(b.Build(b.Fn("main", {{}, b.Unit()}, next_, code_, refs_)), limits);
     EXPECT_EQ(r.stats.heap_bytes_live, r.loaded_bytes);
-    if (!r.status.ok()) return r.out + "error: " + r.error.message;
+    if (!r.status.ok()) {
+      // A load error (the verifier) has no RuntimeError: its status says it.
+      return r.out + "error: " +
+             (r.error.message.empty() ? std::string(r.status.message()) : r.error.message);
+    }
     return r.out;
   }
 
