@@ -333,7 +333,8 @@ absl::Status FunctionVerifier::Run() {
       pc_ = pc;
       successors_.clear();
       falls_through_ = false;
-      if (!Step()) return error_;
+      releasing_write_ = false;
+      if (!Step() || !error_.ok()) return error_;
       for (auto& [to, state] : successors_) {
         // Every jump lands on a join point (CheckOperands marked them).
         if (to >= n) return Fail("runs past the end of its code");

@@ -174,6 +174,8 @@ class FunctionVerifier {
   bool Call(uint16_t a, uint32_t count, const std::vector<uint32_t>& params, const char* what);
   bool CallNative(const Instr& in);
   bool CheckDirty(uint16_t r);
+  bool CheckLoose(uint16_t r);
+  bool Dropped(uint32_t from, uint32_t to);
   bool Random(const Instr& in);
   std::optional<int> KnownTag(const Val& v) const;
   // A tag test's outcome for R(r), and for the field it was read from.
@@ -192,6 +194,9 @@ class FunctionVerifier {
   std::vector<std::optional<std::vector<Val>>> in_;
   std::vector<std::pair<uint32_t, std::vector<Val>>> successors_;  // jumps
   bool falls_through_ = false;
+  // The instruction releases what its result register held (the random
+  // opcodes: Vm::PutReference), so writing over a reference leaks nothing.
+  bool releasing_write_ = false;
   // Whether some register of state_ is lent from or was read from another
   // (kLent, origin): only then must a write look for them.
   bool links_ = false;

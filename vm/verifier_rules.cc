@@ -119,6 +119,15 @@ bool FunctionVerifier::Fits(uint16_t r, uint32_t shape, const char* what) {
 bool FunctionVerifier::Write(uint16_t r, Val v) {
   using K = Val::Kind;
   const bool ref_value = v.kind >= K::kNull;
+  // No reference is ever dropped: a write over one would leak it (random
+  // opcodes release what they overwrite: Vm::PutReference).
+  const Val& old = state_[r];
+  const bool live =
+      old.kind == K::kRef || old.kind == K::kMaybe || old.kind == K::kTop || old.kind == K::kLoose;
+  if (live && !(releasing_write_ && info_.is_ref[r])) {
+    return Error(absl::StrCat("overwrites R(", r, "), which holds ", Describe(v_.shapes_, old),
+                              ": the reference would leak"));
+  }
   // Closures lent from this register are gone with what it held, and what
   // was read from it says nothing of what it holds now.
   if (links_) {
@@ -141,6 +150,8 @@ bool FunctionVerifier::Write(uint16_t r, Val v) {
   } else if (ref_value) {
     if (v.kind == K::kRef) {
       v = Val::Loose(v.shape);
+      state_[r] = v;
+      return CheckLoose(r);
     } else if (v.kind == K::kNull) {
       v = Val::Const(0);
     } else {
@@ -161,7 +172,38 @@ bool FunctionVerifier::WriteShape(uint16_t r, uint32_t shape, uint64_t tags) {
 }
 
 void FunctionVerifier::Clear(uint16_t r) {
+  // What it held was moved out (or was no reference): nothing leaks.
+  state_[r] = Val::Plain();
   Write(r, info_.is_ref[r] ? Val::Null() : Val::Const(0));
+}
+
+// An owned reference in a plain register (a call's or CLOSURE's result whose
+// window starts in one): unwinding would not release it, so the next
+// instruction must move it into a reference register or return it, with no
+// jump into it.
+bool FunctionVerifier::CheckLoose(uint16_t r) {
+  const uint32_t next = pc_ + 1;
+  if (next < f_.code.size() && !is_target_[next]) {
+    const Instr& in = f_.code[next];
+    if (in.op == Op::RET && in.a == r) return true;
+    if (in.op == Op::MOVE && in.b == r && in.x == 1 && info_.is_ref[in.a]) return true;
+  }
+  return Error(absl::StrCat("leaves a reference in plain register R(", r,
+                            ") that the next instruction does not take out"));
+}
+
+// The registers a call zeroes besides its arguments must hold nothing a
+// frame owns (they would be dropped).
+bool FunctionVerifier::Dropped(uint32_t from, uint32_t to) {
+  for (uint32_t r = from; r < to; ++r) {
+    const Val& v = state_[r];
+    using K = Val::Kind;
+    if (v.kind == K::kRef || v.kind == K::kMaybe || v.kind == K::kTop || v.kind == K::kLoose) {
+      return Error(absl::StrCat("zeroes R(", r, ") in the callee's frame, which holds ",
+                                Describe(v_.shapes_, v), ": the reference would leak"));
+    }
+  }
+  return true;
 }
 
 // A plain result in a reference register (a call whose window starts in
@@ -230,7 +272,8 @@ bool FunctionVerifier::Step() {
     case Op::LOADI:
       if (info_.is_ref[in.a]) {
         if (in.sbx() != 0) return Error("puts a plain value in a reference register");
-        Clear(in.a);
+        if (state_[in.a].kind == Val::Kind::kDirty) state_[in.a] = Val::Plain();
+        if (!Write(in.a, Val::Const(0))) return false;
       } else {
         Write(in.a, Val::Const(in.sbx()));
       }
@@ -441,6 +484,7 @@ bool FunctionVerifier::Step() {
       // The callee's frame starts at R(a); its registers are zero when it
       // returns (RET), and R(a) holds the result.
       const uint32_t end = std::min<uint32_t>(n, uint32_t{in.a} + g.num_registers);
+      if (!Dropped(uint32_t{in.a} + in.c, end)) return false;
       for (uint32_t r = in.a; r < end; ++r) Clear(static_cast<uint16_t>(r));
       WriteShape(in.a, result);
       if (!CheckDirty(in.a)) return false;
@@ -471,6 +515,7 @@ bool FunctionVerifier::Step() {
       }
       // The callee's size is unknown here: every register from R(a) up may
       // have been zeroed (the arguments were).
+      if (!Dropped(uint32_t{in.a} + in.c, n)) return false;
       for (uint32_t r = in.a; r < uint32_t{in.a} + in.c; ++r) Clear(static_cast<uint16_t>(r));
       for (uint32_t r = uint32_t{in.a} + in.c; r < n; ++r) {
         const Val old = state_[r];
@@ -773,6 +818,9 @@ bool FunctionVerifier::Step() {
 
 bool FunctionVerifier::Random(const Instr& in) {
   Shapes& shapes = v_.shapes_;
+  releasing_write_ = SamplerSignature(in.op) != nullptr || in.op == Op::KEY || in.op == Op::SPLIT ||
+                     in.op == Op::NEXT || in.op == Op::SPLITN || in.op == Op::FOLDIN ||
+                     in.op == Op::BOX;
   const uint32_t state_pair =
       shapes.Intern({ShapeKind::kTuple, 0, {Shapes::kRandState, Shapes::kRandState}});
   auto plain_window = [&](uint32_t first, uint32_t count, const char* what) {

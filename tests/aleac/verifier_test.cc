@@ -527,6 +527,29 @@ const std::vector<Case>& Cases() {
        },
        "malformed module: function 0 `main` pc 1: CALL leaves a plain result in reference "
        "register R(0) that the next instructions do not take out"},
+      {"OverwriteALiveReference",
+       [] {
+         return MainThen(2, {0}, {I(Op::LOADS, 0, 0), I(Op::LOADS, 0, 0)});
+       },
+       "malformed module: function 0 `main` pc 1: LOADS overwrites R(0), which holds Str: the "
+       "reference would leak"},
+      {"ReferenceLeftInAPlainRegister",
+       [] {
+         return MainThen(3, {1}, {I(Op::LOADS, 0, 0), I(Op::NOP), I(Op::MOVE, 1, 0, 0, 1)});
+       },
+       "malformed module: function 0 `main` pc 0: LOADS leaves a reference in plain register R(0) "
+       "that the next instruction does not take out"},
+      {"CallZeroesALiveReference",
+       [] {
+         Builder b;
+         b.Fn("main", {}, kUnit, 3, {1},
+              {I(Op::LOADS, 1, 0), IsBx(Op::LOADI, 0, 4), I(Op::CALL, 0, 1, 1), I(Op::RELEASE, 1),
+               IsBx(Op::LOADI, 2, 0), I(Op::RET, 2)});
+         AddTwice(b);
+         return b.Build(0);
+       },
+       "malformed module: function 0 `main` pc 2: CALL zeroes R(1) in the callee's frame, which "
+       "holds Str: the reference would leak"},
       {"CompareWindow", [] { return MainThen(2, {}, {I(Op::EQ_V, 0, 1, kInt)}); },
        "malformed module: function 0 `main` pc 0: EQ_V has operands R(1)..R(2) past its 2 "
        "registers"},

@@ -277,14 +277,15 @@ TEST(Natives, NestingThroughNativesIsBounded) {
   uint16_t f = b.Reserve();
   uint16_t g =
       b.Fn("g", {{ti}, ti}, 2, {IsC(Op::ADDK_I, 1, 0, -1), I(Op::CALL, 1, f, 1), I(Op::RET, 1)});
-  // map's array result lands in the plain r1 and moves into the reference r2.
-  b.Fill(
-      f, "f", {{ti}, ti}, 6,
-      {IsBx(Op::LOADI, 1, 0), IsC(Op::JNE_I, 0, 1, 1), I(Op::RET, 0), I(Op::ARRAY, 2, 0, 1),
-       I(Op::LOADFN, 3, g), IsBx(Op::LOADI, 4, static_cast<int32_t>(ti)),
-       I(Op::CALLN, 1, b.N("map"), 3), I(Op::RELEASE, 2), I(Op::RELEASE, 3),
-       I(Op::MOVE, 2, 1, 0, 1), I(Op::CALLN, 1, b.N("sum_i"), 1), I(Op::RELEASE, 2), I(Op::RET, 1)},
-      {2, 3});
+  // map's array result lands in the plain r1 and moves at once into the
+  // reference r5 (a reference in a plain register must not linger), then r2.
+  b.Fill(f, "f", {{ti}, ti}, 6,
+         {IsBx(Op::LOADI, 1, 0), IsC(Op::JNE_I, 0, 1, 1), I(Op::RET, 0), I(Op::ARRAY, 2, 0, 1),
+          I(Op::LOADFN, 3, g), IsBx(Op::LOADI, 4, static_cast<int32_t>(ti)),
+          I(Op::CALLN, 1, b.N("map"), 3), I(Op::MOVE, 5, 1, 0, 1), I(Op::RELEASE, 2),
+          I(Op::RELEASE, 3), I(Op::MOVE, 2, 5, 0, 1), I(Op::CALLN, 1, b.N("sum_i"), 1),
+          I(Op::RELEASE, 2), I(Op::RET, 1)},
+         {2, 3, 5});
   auto run = [&](int32_t n) {
     ModuleBuilder copy = b;
     uint16_t main =

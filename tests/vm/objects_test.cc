@@ -68,7 +68,7 @@ TEST(Objects, TuplesAndArrays) {
                            I(Op::LOADK, 10, k),
                            I(Op::PRINT, 10, tf),
                            IsBx(Op::LOADI, 11, 2),
-                           I(Op::INDEX, 7, 5, 11),  // out of bounds: unwinds r2 r3 r5 r7
+                           I(Op::INDEX, 8, 5, 11),  // out of bounds: unwinds r2 r3 r5 r7
                            I(Op::RET, 0),
                        },
                        {1, 2, 3, 5, 6, 7, 8});
