@@ -111,7 +111,7 @@ const std::vector<ReplCommand>& ReplCommands() {
       {"type", "EXPR", "show the type of EXPR without running it", Type},
       {"dis", "NAME", "show the bytecode of the session function NAME", Dis},
       {"desugar", "NAME", "show NAME with its implicit random states explicit", Desugar},
-      {"load", "FILE", "add FILE's definitions to the session (as `import`)", Load},
+      {"load", "FILE", "add FILE's definitions to the session (as `import`; a module too)", Load},
       {"reload", "", "read the loaded files again", Reload},
       {"time", "EXPR", "evaluate EXPR and show the wall time it took", Time},
       {"stats", "", "show the VM's counters (as `alea run --stats`)", Stats},

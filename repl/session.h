@@ -145,6 +145,8 @@ class Session {
   std::string* capture_ = nullptr;  // where PRINT goes while non-null
   // The text of every file the session imports, as read when last committed:
   // later inputs are checked against it, not the disk, until `:reload`.
+  // :load of a module: its sources become files_; the root's path, or "".
+  std::string SourcesOfModule(const std::string& path, const std::string& bytes);
   std::map<std::string, std::string> files_;
   // Values of the persisted lets, by name (session_lets.h).
   std::map<std::string, PersistedValue> persisted_;

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -16,7 +18,9 @@
 #include "repl/print_stats.h"
 #include "repl/session.h"
 #include "vm/disassembler.h"
+#include "vm/module_file.h"
 #include "vm/print.h"
+#include "vm/verifier.h"
 
 namespace alea::repl {
 namespace {
@@ -127,7 +131,40 @@ void Session::Desugar(const std::string& name) {
   Write(out);
 }
 
-void Session::Load(const std::string& path) {
+// A module (`alea build`) given to `:load`: its definitions enter the
+// session from the sources it carries (the session needs their types), so
+// its root file is what is imported, read from the module, not the disk.
+// Returns the root's path, or "" after reporting why the module cannot be.
+std::string Session::SourcesOfModule(const std::string& path, const std::string& bytes) {
+  absl::StatusOr<vm::ModuleFile> m = vm::DecodeModule(bytes);
+  absl::Status status = m.ok() ? vm::VerifyModule(m->module) : m.status();
+  if (!status.ok()) {
+    SessionError(absl::StrCat("`", path, "` is not a valid module: ",
+                              absl::StripPrefix(status.message(), "malformed module: ")));
+    return "";
+  }
+  if (m->module.files.empty() || m->sources[0].empty()) {
+    SessionError(absl::StrCat("`", path, "` carries no source to load its definitions from"));
+    return "";
+  }
+  for (size_t i = 0; i < m->module.files.size(); ++i) {
+    files_[m->module.files[i]] = std::move(m->sources[i]);
+  }
+  return m->module.files[0];
+}
+
+void Session::Load(const std::string& typed) {
+  std::string path = typed;
+  if (std::ifstream in(typed, std::ios::binary); in) {
+    std::string head(vm::kModuleMagicSize, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    if (in && vm::LooksLikeModule(head)) {
+      std::ostringstream rest;
+      rest << in.rdbuf();
+      path = SourcesOfModule(typed, head + rest.str());
+      if (path.empty()) return;
+    }
+  }
   // As typed (normalized): imports are relative to the session file, whose
   // directory is the current one, and messages show the path the user wrote.
   std::string full = std::filesystem::path(path).lexically_normal().string();

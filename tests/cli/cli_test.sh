@@ -173,6 +173,20 @@ expect 2 '' 'missing FILE' -- build
 head -c 30 "$tmp/ok.aleac" >"$tmp/cut.aleac"
 expect 1 '' 'is not a valid module: byte [0-9]+: .*runs past the end' -- run "$tmp/cut.aleac"
 expect 1 '' 'help: build it again from its source with `alea build`' -- dis "$tmp/cut.aleac"
+# The REPL's :load takes a module: its definitions come from the sources it
+# carries (the source file itself may be gone).
+printf 'fn twice(x: Int) -> Int = 2 * x\nfn main() = print(twice(21))\n' >"$tmp/lib.alea"
+(cd "$tmp" && "$alea" build lib.alea && mv lib.alea lib.gone)
+if [[ $(cd "$tmp" && printf ':load lib.aleac\ntwice(4)\n' | "$alea" repl --no-history 2>&1) != \
+      $'loaded lib.alea\nfn twice : (Int) -> Int\nfn main : () -> ()\n- : Int = 8' ]]; then
+  echo "FAIL: :load of a module"
+  failures=$((failures + 1))
+fi
+if [[ $(cd "$tmp" && printf ':load cut.aleac\n' | "$alea" repl --no-history 2>&1) != \
+      'error: `cut.aleac` is not a valid module: byte 21: '* ]]; then
+  echo "FAIL: :load of a damaged module"
+  failures=$((failures + 1))
+fi
 # A program that uses an `extern` builds only for a host.
 printf 'extern fn twice(x: Int) -> Int
 fn main() = print(twice(2))
