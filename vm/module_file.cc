@@ -141,10 +141,10 @@ class Reader {
     pos_ = end_;
   }
 
-  uint8_t U8(absl::string_view what) {
+  uint8_t U8(absl::string_view what, absl::string_view suffix = "") {
     if (!ok()) return 0;
     if (pos_ >= end_) {
-      Fail(pos_, absl::StrCat("the ", what, " runs past the end of its section"));
+      Fail(pos_, absl::StrCat("the ", what, suffix, " runs past the end of its section"));
       return 0;
     }
     return static_cast<uint8_t>(bytes_[pos_++]);
@@ -169,7 +169,7 @@ class Reader {
     uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
       if (!ok()) return 0;
-      const uint8_t byte = U8(what);
+      const uint8_t byte = U8(what, suffix);
       if (!ok()) return 0;
       if (shift == 63 && (byte & 0x7e) != 0) {
         Fail(at, absl::StrCat("the ", what, suffix, " does not fit in 64 bits"));

@@ -4,10 +4,18 @@
 // section, enumerations and flags, nesting. Built from a module that decodes,
 // split into its sections so that a field can be edited and the section's
 // size stay right.
+#include <algorithm>
+#include <cstdlib>
+#include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
+#include "compiler/compiler.h"
 #include "gtest/gtest.h"
+#include "lang/diagnostics.h"
+#include "lang/front_end.h"
 #include "tests/aleac/builder.h"
 #include "vm/module_file.h"
 
@@ -220,6 +228,163 @@ TEST(Decoder, NestingIsBounded) {
   m.exports.push_back(e);
   const std::string error = DecodeError(EncodeModule(m, {}));
   EXPECT_NE(error.find("a host type is nested more than 64 deep"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace alea::vm::aleac_testing
+
+namespace alea::vm::aleac_testing {
+namespace {
+
+// A module with something in every section: records and variants, an
+// `extern fn` and `extern let`, a top-level `let`, a fused program, a
+// closure, exports.
+constexpr char kRich[] = R"(type Shape = Circle(Float) | Square(Float, Float)
+type Point = { x: Float, y: Float }
+extern fn offset() -> Float
+extern let scale: Float
+let unit = Point { x: 1.0, y: 2.0 }
+fn area(s: Shape) -> Float = match s {
+  Circle(r) => 3.14 * r * r,
+  Square(w, h) => w * h + offset() * scale,
+}
+fn relu_all(x: Tensor) -> Tensor = relu(x * 2.0 + 1.0)
+fn adder(k: Int) -> (Int) -> Int = |x: Int| x + k
+fn main() {
+  print(area(Circle(2.0)) + unit.x);
+  print(adder(3)(4));
+  print(relu_all(tensor([1.0, -2.0])))
+}
+)";
+
+std::string RichModule() {
+  lang::SourceManager sources;
+  lang::FileId root = sources.Add("rich.alea", kRich);
+  lang::Diagnostics diags;
+  std::optional<lang::Program> program = lang::CheckProgramFrom(root, sources, diags);
+  EXPECT_TRUE(program.has_value()) << lang::RenderAll(sources, diags);
+  if (!program) return "";
+  compiler::CompileOptions options;
+  options.export_functions = true;
+  absl::StatusOr<Module> m = compiler::Compile(*program, sources, diags, options);
+  EXPECT_TRUE(m.ok()) << lang::RenderAll(sources, diags);
+  if (!m.ok()) return "";
+  EXPECT_FALSE(m->fused.empty());
+  EXPECT_FALSE(m->externs.empty());
+  return EncodeModule(*m, {std::string(kRich)});
+}
+
+// Every prefix of a module is refused, at a byte inside the prefix, and so
+// is every prefix of every section's payload (the section's size kept
+// right): each error names what was being read, so every field of every
+// section (each read in the rich module) has a message of its own.
+TEST(Decoder, EveryPrefixNamesTheFieldItCutsThrough) {
+  const std::string bytes = RichModule();
+  ASSERT_FALSE(bytes.empty());
+  std::set<std::string> fields;
+  auto note = [&](const std::string& broken, size_t limit) {
+    const std::string error = DecodeError(broken);
+    ASSERT_EQ(error.rfind("malformed module: byte ", 0), 0u) << error;
+    EXPECT_LE(std::stoul(error.substr(23)), limit) << error;
+    // "the FIELD runs past the end of its section", "the FIELD is N, more
+    // than the M bytes left...", "the SECTION section is missing"...
+    const size_t the = error.find(": the ");
+    ASSERT_NE(the, std::string::npos) << error;
+    std::string field = error.substr(the + 6);
+    for (const char* end :
+         {" runs past", " is ", "'s size", " does not fit", " section is missing"}) {
+      field = field.substr(0, field.find(end));
+    }
+    fields.insert(field);
+  };
+  for (size_t n = kModuleMagicSize; n < bytes.size(); ++n) note(bytes.substr(0, n), n);
+  const Split whole = SplitModule(bytes);
+  for (size_t s = 0; s < whole.sections.size(); ++s) {
+    for (size_t n = 0; n < whole.sections[s].second.size(); ++n) {
+      Split cut = whole;
+      cut.sections[s].second.resize(n);
+      note(cut.Join(), bytes.size());
+    }
+  }
+  if (std::getenv("ALEAC_PRINT") != nullptr)
+    std::printf("%s\n", absl::StrJoin(fields, "\n").c_str());
+  // What cutting reaches (a list's elements are behind its count, which a
+  // cut fails first: their checks are the tests above).
+  const std::set<std::string> expected = {
+      "capture count",
+      "capture type count",
+      "constant count",
+      "constants section",
+      "constructor tag",
+      "constructor's variant",
+      "entry section",
+      "export count",
+      "export's function",
+      "export's name's length",
+      "export's parameter count",
+      "export's rng flag",
+      "exports section",
+      "extern count",
+      "extern's name's length",
+      "extern's parameter count",
+      "externs section",
+      "file count",
+      "file path's length",
+      "format version",
+      "function count",
+      "function name's length",
+      "function specialization's length",
+      "functions section",
+      "fused leaf count",
+      "fused node count",
+      "fused program count",
+      "fused section",
+      "global count",
+      "global's extern flag",
+      "global's name's length",
+      "global's type",
+      "globals section",
+      "host type's dtype",
+      "host type's field count",
+      "host type's type index",
+      "init function index",
+      "instruction count",
+      "instruction set fingerprint",
+      "line entry count",
+      "main function index",
+      "main's args flag",
+      "main's rng flag",
+      "native count",
+      "native name's length",
+      "natives section",
+      "parameter count",
+      "parameter type count",
+      "reference capture count",
+      "reference register count",
+      "register count",
+      "result type",
+      "section size",
+      "source text's length",
+      "sources section",
+      "string count",
+      "strings section",
+      "tensor dtype",
+      "type count",
+      "type kind",
+      "type's child count",
+      "type's constructor count",
+      "type's field name's length",
+      "type's name count",
+      "type's name's length",
+      "types section",
+  };
+  std::vector<std::string> missing, extra;
+  std::set_difference(expected.begin(), expected.end(), fields.begin(), fields.end(),
+                      std::back_inserter(missing));
+  std::set_difference(fields.begin(), fields.end(), expected.begin(), expected.end(),
+                      std::back_inserter(extra));
+  EXPECT_TRUE(missing.empty()) << "never reached: " << absl::StrJoin(missing, " | ");
+  EXPECT_TRUE(extra.empty()) << "not listed: " << absl::StrJoin(extra, " | ");
 }
 
 }  // namespace
