@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/strip.h"
 #include "lang/diagnostics.h"
 #include "repl/commands.h"
@@ -28,7 +29,7 @@ void Report(lang::SourceManager& sources, lang::DiagId id, const std::string& fi
 }  // namespace
 
 bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
-                     bool has_host) {
+                     bool has_host, std::vector<uint64_t>* code_offsets) {
   std::error_code error;
   if (std::filesystem::is_directory(file, error)) {
     Report(sources, lang::DiagId::kCannotOpenFile, file, "it is a directory");
@@ -51,12 +52,15 @@ bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::
     Report(sources, lang::DiagId::kInvalidModule, file, decoded.status().message());
     return false;
   }
-  // Verified here, where byte offsets can be named (the Vm checks again).
-  vm::VerifyOptions options;
-  options.code_offsets = decoded->code_offsets;
-  if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) {
-    Report(sources, lang::DiagId::kInvalidModule, file, s.message());
-    return false;
+  if (code_offsets != nullptr) {
+    *code_offsets = decoded->code_offsets;  // the caller's Vm::Load verifies
+  } else {
+    vm::VerifyOptions options;
+    options.code_offsets = decoded->code_offsets;
+    if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) {
+      Report(sources, lang::DiagId::kInvalidModule, file, s.message());
+      return false;
+    }
   }
   // Run-time errors quote the sources stored in the module, at the same
   // file indexes as its locations.
@@ -65,6 +69,17 @@ bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::
   }
   module = std::move(decoded->module);
   return true;
+}
+
+void ReportLoadError(const std::string& file, absl::string_view message) {
+  // A module that does not verify is not valid, whichever way it came; any
+  // other refusal (an unknown native, an unbound extern) is said as it is.
+  lang::SourceManager scratch;
+  if (absl::StartsWith(message, "malformed module: ")) {
+    Report(scratch, lang::DiagId::kInvalidModule, file, message);
+  } else {
+    std::fprintf(stderr, "alea: error: %s\n", std::string(message).c_str());
+  }
 }
 
 }  // namespace alea::repl

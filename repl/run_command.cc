@@ -134,7 +134,10 @@ int RunRun(const std::vector<std::string>& args) {
 
   lang::SourceManager sources;
   vm::Module module;
-  if (!LoadProgramFile(file, sources, module, /*has_host=*/false)) return kExitProgramError;
+  std::vector<uint64_t> code_offsets;
+  if (!LoadProgramFile(file, sources, module, /*has_host=*/false, &code_offsets)) {
+    return kExitProgramError;
+  }
   if (module.main < 0) {
     lang::Diagnostics diags;
     diags.Report(lang::DiagId::kNoMain, std::nullopt, file);
@@ -154,9 +157,9 @@ int RunRun(const std::vector<std::string>& args) {
   machine.SetJitAvx512(avx512);
   machine.SetThreads(threads);
   machine.SetKernelTiming(stats);
-  absl::Status status = machine.Load(module);
+  absl::Status status = machine.Load(module, code_offsets);
   if (!status.ok()) {
-    std::fprintf(stderr, "alea: error: %s\n", std::string(status.message()).c_str());
+    ReportLoadError(file, status.message());
     return kExitProgramError;
   }
   status = machine.RunMain(program_args, seed);

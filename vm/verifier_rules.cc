@@ -172,9 +172,16 @@ bool FunctionVerifier::WriteShape(uint16_t r, uint32_t shape, uint64_t tags) {
 }
 
 void FunctionVerifier::Clear(uint16_t r) {
-  // What it held was moved out (or was no reference): nothing leaks.
-  state_[r] = Val::Plain();
-  Write(r, info_.is_ref[r] ? Val::Null() : Val::Const(0));
+  // What it held was moved out (or was no reference): nothing leaks, and
+  // nothing lent from it or read from it holds any more.
+  if (links_) {
+    for (Val& x : state_) {
+      if (x.kind == Val::Kind::kLent && x.owner == r) x = Val::Plain();
+      if (x.origin == r) x.origin = -1;
+    }
+  }
+  static const Val kNull = Val::Null(), kZero = Val::Const(0);
+  state_[r] = info_.is_ref[r] ? kNull : kZero;
 }
 
 // An owned reference in a plain register (a call's or CLOSURE's result whose

@@ -72,7 +72,9 @@ void Vm::Unload() {
   module_.reset();
 }
 
-absl::Status Vm::Load(const Module& module) {
+absl::Status Vm::Load(const Module& module) { return Load(module, {}); }
+
+absl::Status Vm::Load(const Module& module, absl::Span<const uint64_t> code_offsets) {
   Unload();
   error_.reset();
   ++loads_;
@@ -93,6 +95,7 @@ absl::Status Vm::Load(const Module& module) {
   // Everything the module says is checked before anything runs
   // (vm/verifier.h), against the signatures of the natives just bound.
   VerifyOptions options;
+  options.code_offsets = code_offsets;
   options.host_natives = [this](absl::string_view name) { return HostSignature(name); };
   if (absl::Status s = VerifyModule(*m, options); !s.ok()) {
     Unload();

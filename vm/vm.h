@@ -95,6 +95,9 @@ class Vm {
   // (functions, constants, natives, types, jump targets). Replaces any module
   // loaded before, releasing its globals.
   absl::Status Load(const Module& module);
+  // The same for a module decoded from bytes (module_file.h): the verifier's
+  // errors name byte offsets by `code_offsets` (ModuleFile::code_offsets).
+  absl::Status Load(const Module& module, absl::Span<const uint64_t> code_offsets);
 
   // Runs F(init) (if any), then F(main), passing `args` as an [Str] when
   // Module::main_takes_args, and a `uses rng` main (Module::main_uses_rng)
