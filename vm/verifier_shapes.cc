@@ -532,13 +532,16 @@ std::optional<uint32_t> ApplySignature(Shapes& shapes, const NativeSignature& si
   auto check = [&](size_t i) {
     const SigParam& p = sig.params[i];
     const NativeArgument& a = args[i];
-    SigType type = p.type;
-    if (type.kind == SigType::Kind::kUnion) {
+    // By pointer into the signature, never a copy: bound variables keep
+    // views of its names.
+    const SigType* chosen = &p.type;
+    if (chosen->kind == SigType::Kind::kUnion) {
       // The native tells the alternatives apart by the register's class.
       for (const SigType& alt : p.type.children) {
-        if ((alt.kind == SigType::Kind::kPlain) != a.in_reference_register) type = alt;
+        if ((alt.kind == SigType::Kind::kPlain) != a.in_reference_register) chosen = &alt;
       }
     }
+    const SigType& type = *chosen;
     uint32_t shape = a.shape;
     if (a.lent && type.kind != SigType::Kind::kFunction) shape = Shapes::kPlain;
     if (!a.lent && a.in_reference_register != shapes.IsReference(shape)) return false;
