@@ -257,13 +257,17 @@ bool Shapes::Leq(uint32_t a, uint32_t b) {
   return leq(a, b, 0);
 }
 
-std::optional<uint32_t> Shapes::Join(uint32_t a, uint32_t b) {
+std::optional<uint32_t> Shapes::Join(uint32_t a, uint32_t b) { return Join(a, b, 0); }
+
+std::optional<uint32_t> Shapes::Join(uint32_t a, uint32_t b, int depth) {
   if (Leq(a, b)) return b;
   if (Leq(b, a)) return a;
+  // Past the depth Leq gives up at, no join either (bounded C stack).
+  if (depth > kMaxCompareDepth) return std::nullopt;
   const Shape sa = shapes_[a];
   const Shape sb = shapes_[b];
   if (sa.kind == ShapeKind::kArray && sb.kind == ShapeKind::kArray) {
-    std::optional<uint32_t> e = Join(sa.children[0], sb.children[0]);
+    std::optional<uint32_t> e = Join(sa.children[0], sb.children[0], depth + 1);
     if (!e) return std::nullopt;
     return Intern({ShapeKind::kArray, 0, {*e}});
   }
@@ -271,7 +275,7 @@ std::optional<uint32_t> Shapes::Join(uint32_t a, uint32_t b) {
       sa.children.size() == sb.children.size()) {
     Shape t{ShapeKind::kTuple, 0, {}};
     for (size_t i = 0; i < sa.children.size(); ++i) {
-      std::optional<uint32_t> f = Join(sa.children[i], sb.children[i]);
+      std::optional<uint32_t> f = Join(sa.children[i], sb.children[i], depth + 1);
       if (!f) return std::nullopt;
       t.children.push_back(*f);
     }

@@ -80,6 +80,8 @@ class Shapes {
   size_t module_types() const { return m_.types.size(); }
 
  private:
+  std::optional<uint32_t> Join(uint32_t a, uint32_t b, int depth);
+
   const Module& m_;
   std::vector<Shape> shapes_;
   absl::flat_hash_map<std::tuple<uint8_t, uint32_t, std::vector<uint32_t>>, uint32_t> interned_;

@@ -582,6 +582,30 @@ INSTANTIATE_TEST_SUITE_P(Verifier, Rule, ::testing::ValuesIn(Cases()),
                            return std::string(info.param.name);
                          });
 
+// Types nested 100,000 deep (arrays of arrays... of a Str, and of an
+// Option): comparing and joining them must not exhaust the C stack.
+TEST(Verifier, DeepShapesAreComparedWithBoundedStack) {
+  Builder b;
+  Module& m = b.module();
+  uint32_t deep_str = kStr, deep_option = kOption;
+  for (int i = 0; i < 100'000; ++i) {
+    TypeDesc t;
+    t.kind = TypeDesc::Kind::kArray;
+    t.children = {deep_str};
+    m.types.push_back(t);
+    deep_str = static_cast<uint32_t>(m.types.size() - 1);
+    t.children = {deep_option};
+    m.types.push_back(t);
+    deep_option = static_cast<uint32_t>(m.types.size() - 1);
+  }
+  b.Fn("main", {}, kUnit, 1, {}, {IsBx(Op::LOADI, 0, 0), I(Op::RET, 0)});
+  b.Fn("f", {deep_str, deep_option}, kUnit, 4, {0, 1, 2},
+       {I(Op::ARRAY, 2, 0, 2, 1), I(Op::RELEASE, 2), IsBx(Op::LOADI, 3, 0), I(Op::RET, 3)});
+  EXPECT_EQ(VerifyError(b.Build(0)),
+            "malformed module: function 1 `f` pc 0: ARRAY builds an array of elements of "
+            "different shapes");
+}
+
 TEST(Verifier, TheBaseModulesVerify) {
   EXPECT_EQ(VerifyError(Hello()), "ok");
   Builder b;
