@@ -339,11 +339,13 @@ absl::Status FunctionVerifier::Run() {
         // Every jump lands on a join point (CheckOperands marked them).
         if (to >= n) return Fail("runs past the end of its code");
         if (Merge(to, state)) work.insert(to);
+        if (!error_.ok()) return error_;
       }
       if (!falls_through_) break;
       if (pc + 1 >= n) return Fail("runs past the end of its code");
       if (is_target_[pc + 1]) {
         if (Merge(pc + 1, state_)) work.insert(pc + 1);
+        if (!error_.ok()) return error_;
         break;
       }
       ++pc;
@@ -366,6 +368,15 @@ std::vector<Val> FunctionVerifier::EntryState() {
 
 bool FunctionVerifier::Merge(uint32_t to, const std::vector<Val>& state) {
   if (!in_[to]) {
+    // A state is kept per join point: registers x join points is bounded,
+    // so a crafted function cannot make verifying it exhaust memory.
+    stored_bytes_ += state.size() * sizeof(Val);
+    if (stored_bytes_ > kMaxStateBytes) {
+      (void)Fail(absl::StrCat("makes the function too large to verify (", f_.num_registers,
+                              " registers at more than ",
+                              stored_bytes_ / sizeof(Val) / state.size(), " join points)"));
+      return false;
+    }
     in_[to] = state;
     return true;
   }

@@ -192,6 +192,10 @@ class FunctionVerifier {
   // fallthrough alone continues in place).
   std::vector<uint8_t> is_target_;
   std::vector<std::optional<std::vector<Val>>> in_;
+  // Bytes of the states kept at join points, and their bound (about 2.5
+  // million register states: a compiled function keeps far fewer).
+  uint64_t stored_bytes_ = 0;
+  static constexpr uint64_t kMaxStateBytes = uint64_t{256} << 20;
   std::vector<std::pair<uint32_t, std::vector<Val>>> successors_;  // jumps
   bool falls_through_ = false;
   // The instruction releases what its result register held (the random

@@ -606,6 +606,19 @@ TEST(Verifier, DeepShapesAreComparedWithBoundedStack) {
             "different shapes");
 }
 
+// A function of 65,535 registers whose every instruction is a join point
+// would need gigabytes of states: refused, not allocated.
+TEST(Verifier, StatesKeptAtJoinsAreBounded) {
+  std::vector<Instr> code;
+  for (int i = 0; i < 20'000; ++i) code.push_back(IsBx(Op::JMP, 0, 0));
+  code.push_back(IsBx(Op::LOADI, 0, 0));
+  code.push_back(I(Op::RET, 0));
+  const std::string error = VerifyError(Main(65535, {}, code));
+  EXPECT_NE(error.find("JMP makes the function too large to verify (65535 registers at more than "),
+            std::string::npos)
+      << error;
+}
+
 TEST(Verifier, TheBaseModulesVerify) {
   EXPECT_EQ(VerifyError(Hello()), "ok");
   Builder b;
