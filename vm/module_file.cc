@@ -73,6 +73,13 @@ void WriteExportType(Writer& w, const ExportType& t) {
   for (const ExportType& f : t.fields) WriteExportType(w, f);
 }
 
+// An export's or an extern's parameters and result.
+void WriteSignature(Writer& w, const std::vector<ExportType>& params, const ExportType& result) {
+  w.Var(params.size());
+  for (const ExportType& p : params) WriteExportType(w, p);
+  WriteExportType(w, result);
+}
+
 void WriteIndexes(Writer& w, const std::vector<uint32_t>& v) {
   w.Var(v.size());
   for (uint32_t x : v) w.Var(x);
@@ -265,6 +272,14 @@ ExportType ReadExportType(Reader& r, int depth) {
   return t;
 }
 
+void ReadSignature(Reader& r, absl::string_view count, std::vector<ExportType>* params,
+                   ExportType* result) {
+  const size_t n = r.Count(count, 3);
+  params->reserve(n);
+  for (size_t j = 0; j < n && r.ok(); ++j) params->push_back(ReadExportType(r, 0));
+  *result = ReadExportType(r, 0);
+}
+
 std::vector<uint32_t> ReadIndexes(Reader& r, absl::string_view what) {
   const size_t n = r.Count(what, 1, " count");
   std::vector<uint32_t> v;
@@ -439,9 +454,7 @@ std::string EncodeModule(const Module& m, absl::Span<const std::string> sources)
     for (const Export& e : m.exports) {
       s.Str(e.name);
       s.Var(e.function);
-      s.Var(e.params.size());
-      for (const ExportType& p : e.params) WriteExportType(s, p);
-      WriteExportType(s, e.result);
+      WriteSignature(s, e.params, e.result);
       s.U8(e.uses_rng ? 1 : 0);
     }
   });
@@ -449,9 +462,7 @@ std::string EncodeModule(const Module& m, absl::Span<const std::string> sources)
     s.Var(m.externs.size());
     for (const ExternFn& e : m.externs) {
       s.Str(e.name);
-      s.Var(e.params.size());
-      for (const ExportType& p : e.params) WriteExportType(s, p);
-      WriteExportType(s, e.result);
+      WriteSignature(s, e.params, e.result);
     }
   });
   return std::move(w.out());
@@ -617,10 +628,7 @@ absl::StatusOr<ModuleFile> DecodeModule(absl::string_view bytes) {
           Export e;
           e.name = r.Str("export's name");
           e.function = r.Var32("export's function");
-          const size_t params = r.Count("export's parameter count", 3);
-          e.params.reserve(params);
-          for (size_t j = 0; j < params && r.ok(); ++j) e.params.push_back(ReadExportType(r, 0));
-          e.result = ReadExportType(r, 0);
+          ReadSignature(r, "export's parameter count", &e.params, &e.result);
           e.uses_rng = r.Bool("export's rng flag");
           m.exports.push_back(std::move(e));
         }
@@ -632,10 +640,7 @@ absl::StatusOr<ModuleFile> DecodeModule(absl::string_view bytes) {
         for (size_t i = 0; i < n && r.ok(); ++i) {
           ExternFn e;
           e.name = r.Str("extern's name");
-          const size_t params = r.Count("extern's parameter count", 3);
-          e.params.reserve(params);
-          for (size_t j = 0; j < params && r.ok(); ++j) e.params.push_back(ReadExportType(r, 0));
-          e.result = ReadExportType(r, 0);
+          ReadSignature(r, "extern's parameter count", &e.params, &e.result);
           m.externs.push_back(std::move(e));
         }
         break;
