@@ -128,7 +128,7 @@ TEST(GoldenModules, MutatedModulesFailCleanlyOrRunWithinLimits) {
   limits.max_instructions = 20'000;
   limits.max_heap_bytes = 16 << 20;
   limits.max_call_depth = 200;
-  limits.files = FileAccess{};  // none
+  limits.files.mode = FileAccess::Mode::kNone;  // vm::Limits defaults to full access
   for (const Golden& g : GoldenModules()) {
     for (uint64_t round = 0; round < per_module; ++round) {
       ++total;
