@@ -7,6 +7,7 @@
 #include "alea/vm.h"
 #include "embed/internal.h"
 #include "vm/module_file.h"
+#include "vm/tensor.h"
 #include "vm/verifier.h"
 
 namespace alea {
@@ -72,10 +73,10 @@ std::string SignatureString(const Signature& signature) {
 
 namespace {
 
+// The element count, or -1 for a shape no tensor has (a negative axis, more
+// axes or elements than the VM allows): the VM refuses it when it is passed.
 int64_t Count(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
+  return vm::ElementCount(vm::DType::kF32, shape);
 }
 
 }  // namespace

@@ -26,6 +26,22 @@ namespace alea {
 namespace embed_internal {
 namespace {
 
+// A tensor the host made with a shape no tensor has, or an owned copy
+// with a different number of values than its shape holds.
+absl::Status CheckTensorShape(const TensorData& d, const std::string& what) {
+  if (d.size < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " has shape ", vm::ShapeString(d.shape),
+                     ", which no tensor has (an axis below 0, more than 32 axes or 2^48 bytes)"));
+  }
+  if (!d.view && d.storage.size() != static_cast<uint64_t>(d.size)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " has shape ", vm::ShapeString(d.shape),
+                                                   " (", d.size, " elements) but was made from ",
+                                                   d.storage.size(), " values"));
+  }
+  return absl::OkStatus();
+}
+
 vm::Limits LimitsOf(const VmOptions& o) {
   vm::Limits limits;
   limits.max_heap_bytes = o.max_heap_bytes;
@@ -286,6 +302,10 @@ struct VmState {
               what, " is a Tensor(", vm::DTypeName(static_cast<vm::DType>(d.dtype)), "), ", expects,
               " a Tensor(", vm::DTypeName(static_cast<vm::DType>(t.dtype)), ")"));
         }
+        // Tensor::Copy and Tensor::View take any shape: a wrong one is
+        // refused here, before the VM reads an element. (A view's memory
+        // cannot be checked: it must hold the shape's elements.)
+        if (absl::Status bad = CheckTensorShape(d, what); !bad.ok()) return bad;
         // For an argument, owned copies are viewed too: the host keeps them
         // alive for the call. What outlives the call (a host function's
         // result, an `extern let`) is copied into the heap.

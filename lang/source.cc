@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -52,18 +51,34 @@ void SourceManager::Provide(std::string path, std::string text) {
   provided_.insert_or_assign(std::move(path), std::move(text));
 }
 
+absl::StatusOr<std::string> ReadProgramFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return absl::NotFoundError(std::strerror(errno));
+  std::string bytes;
+  char buffer[1 << 16];
+  errno = 0;
+  while (true) {
+    const size_t n = std::fread(buffer, 1, sizeof(buffer), file);
+    if (n > kMaxProgramFileBytes - bytes.size()) {
+      std::fclose(file);
+      return absl::OutOfRangeError("the file is larger than 256 MiB");
+    }
+    bytes.append(buffer, n);
+    if (n < sizeof(buffer)) break;
+  }
+  const int error = std::ferror(file) != 0 ? errno : 0;
+  std::fclose(file);
+  // A directory opens on Linux but reads with EISDIR.
+  if (error == EISDIR) return absl::FailedPreconditionError("it is a directory");
+  if (error != 0) return absl::DataLossError(std::strerror(error));
+  return bytes;
+}
+
 absl::StatusOr<FileId> SourceManager::Load(const std::string& path) {
   if (auto it = provided_.find(path); it != provided_.end()) return Add(path, it->second);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError("read error");
-  std::string text = std::move(buffer).str();
-  if (text.size() >= UINT32_MAX) {
-    return absl::OutOfRangeError("the file is larger than 4 GiB");
-  }
-  return Add(path, std::move(text));
+  absl::StatusOr<std::string> text = ReadProgramFile(path);
+  if (!text.ok()) return text.status();
+  return Add(path, *std::move(text));
 }
 
 }  // namespace alea::lang

@@ -50,6 +50,13 @@ class SourceFile {
   std::vector<uint32_t> line_starts_;
 };
 
+// The bytes of the program file (source or module) at `path`. Refused past
+// kMaxProgramFileBytes (OutOfRange), so that a device such as /dev/zero or an
+// endless pipe ends in an error instead of exhausting memory; a directory is
+// FailedPrecondition "it is a directory".
+inline constexpr uint64_t kMaxProgramFileBytes = uint64_t{256} << 20;
+absl::StatusOr<std::string> ReadProgramFile(const std::string& path);
+
 class SourceManager {
  public:
   FileId Add(std::string path, std::string text);

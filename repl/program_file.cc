@@ -2,9 +2,6 @@
 // `alea build` wrote: `alea run` and `alea dis` take either, told apart by
 // the module's magic bytes (as Lua tells a binary chunk by its signature).
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/strip.h"
@@ -30,19 +27,12 @@ void Report(lang::SourceManager& sources, lang::DiagId id, const std::string& fi
 
 bool LoadProgramFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
                      bool has_host, std::vector<uint64_t>* code_offsets) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) {
-    Report(sources, lang::DiagId::kCannotOpenFile, file, "it is a directory");
+  absl::StatusOr<std::string> read = lang::ReadProgramFile(file);
+  if (!read.ok()) {
+    Report(sources, lang::DiagId::kCannotOpenFile, file, read.status().message());
     return false;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    Report(sources, lang::DiagId::kCannotOpenFile, file, std::strerror(errno));
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string bytes = std::move(buffer).str();
+  std::string bytes = *std::move(read);
   if (!vm::LooksLikeModule(bytes)) {
     sources.Provide(file, std::move(bytes));  // read once: the front end takes it from here
     return CompileFile(file, sources, module, has_host);

@@ -159,7 +159,8 @@ void SessionError(const std::string& message) {
   std::fflush(stderr);
 }
 
-Session::Session(const SessionOptions& options) : options_(options), seed_(options.seed) {
+Session::Session(const SessionOptions& options)
+    : options_(options), machine_(options.limits), seed_(options.seed) {
   machine_.AddNatives(stdlib::Natives());
   machine_.SetJitEnabled(options.jit);
   machine_.SetThreads(options.threads);

@@ -31,6 +31,9 @@ struct SessionOptions {
   bool jit = true;
   int threads = 1;
   int64_t seed = 0;
+  // The machine's limits: none but the defaults at the prompt; tight ones
+  // for a fuzzer (fuzz/repl_fuzzer.cc).
+  vm::Limits limits = {};
 };
 
 // One top-level definition of the session, as the pieces of its text.

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -159,9 +158,12 @@ void Session::Load(const std::string& typed) {
     std::string head(vm::kModuleMagicSize, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     if (in && vm::LooksLikeModule(head)) {
-      std::ostringstream rest;
-      rest << in.rdbuf();
-      path = SourcesOfModule(typed, head + rest.str());
+      absl::StatusOr<std::string> bytes = lang::ReadProgramFile(typed);
+      if (!bytes.ok()) {
+        SessionError(absl::StrCat("cannot read `", typed, "`: ", bytes.status().message()));
+        return;
+      }
+      path = SourcesOfModule(typed, *bytes);
       if (path.empty()) return;
     }
   }

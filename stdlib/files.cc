@@ -43,7 +43,7 @@ absl::Status WriteAll(vm::NativeContext& ctx, const char* builtin, const std::st
 
 absl::StatusOr<Value> Native_read_text(vm::NativeContext& ctx, const Value* args) {
   const std::string path = PathOf(args[0]);
-  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path);
+  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path, ctx.MaxReadBytes());
   if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "read_text", text.status().message());
   // Every Str is UTF-8 (chars, slicing and printing rely on it), so a file
   // that is not is refused where it stops being UTF-8, as a text editor
@@ -85,7 +85,7 @@ absl::StatusOr<Value> Native_t_load_csv(vm::NativeContext& ctx, const Value* arg
   const int64_t skip = AsInt(args[2]);
   if (skip < 0) return ctx.Fail(RuntimeErrorId::kNegativeCount, "skip_header", skip);
   const std::string path = PathOf(args[0]);
-  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path);
+  absl::StatusOr<std::string> text = vm::ReadFile(ctx.files(), path, ctx.MaxReadBytes());
   if (!text.ok()) return ctx.Fail(RuntimeErrorId::kFileRead, "load_csv", text.status().message());
   absl::StatusOr<vm::CsvTable> table = vm::ParseCsv(*text, path, dtype, skip, delimiter);
   if (!table.ok()) {

@@ -336,7 +336,8 @@ absl::StatusOr<Value> Native_t_load_npy(vm::NativeContext& ctx, const Value* arg
   absl::StatusOr<DType> dtype = DTypeArg(ctx, args[1]);
   if (!dtype.ok()) return dtype.status();
   const absl::string_view path = vm::StrView(AsObject(args[0]));
-  absl::StatusOr<vm::NpyArray> npy = vm::ReadNpy(ctx.files(), std::string(path));
+  absl::StatusOr<vm::NpyArray> npy =
+      vm::ReadNpy(ctx.files(), std::string(path), ctx.MaxReadBytes());
   if (!npy.ok()) return ctx.Fail(RuntimeErrorId::kNpyRead, npy.status().message());
   if (npy->dtype != *dtype) {
     return ctx.Fail(RuntimeErrorId::kNpyDType, path, vm::DTypeName(npy->dtype),

@@ -202,7 +202,8 @@ absl::Status PlaceForWriting(const FileAccess& access, const std::string& path, 
 
 void ForceSandboxWalkForTesting(bool walk) { force_walk.store(walk, std::memory_order_relaxed); }
 
-absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path) {
+absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path,
+                                     uint64_t max_bytes) {
   absl::StatusOr<int> fd = OpenForReading(access, path);
   if (!fd.ok()) return fd.status();
   std::FILE* file = fdopen(*fd, "rb");
@@ -216,6 +217,11 @@ absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string
   errno = 0;
   while (true) {
     const size_t n = std::fread(buffer, 1, sizeof(buffer), file);
+    if (n > max_bytes - bytes.size()) {
+      std::fclose(file);
+      return absl::ResourceExhaustedError(absl::StrCat(path, ": larger than ", max_bytes,
+                                                       " bytes, the most that may be read here"));
+    }
     bytes.append(buffer, n);
     if (n < sizeof(buffer)) break;
   }

@@ -31,8 +31,14 @@ struct FileAccess {
   std::string root;
 };
 
-// The bytes of the file at `path`.
-absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path);
+// The most ReadFile takes by default: a device such as /dev/zero, or a pipe
+// that never ends, is refused past it rather than read until memory runs out.
+inline constexpr uint64_t kMaxReadBytes = uint64_t{4} << 30;
+
+// The bytes of the file at `path`; ResourceExhausted ("PATH: larger than N
+// bytes") once it has more than `max_bytes`.
+absl::StatusOr<std::string> ReadFile(const FileAccess& access, const std::string& path,
+                                     uint64_t max_bytes = kMaxReadBytes);
 
 // Makes `path` hold what `write` writes, or leave it as it was: `write`
 // fills a new temporary file in the same directory (so the rename is atomic

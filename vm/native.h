@@ -50,6 +50,9 @@ class NativeContext {
   Heap& heap();
   // What the program may do with files (Limits::files).
   const FileAccess& files() const;
+  // The most a file native may read: what the heap limit still allows (the
+  // file's bytes become a Str or a tensor), or kMaxReadBytes without one.
+  uint64_t MaxReadBytes() const;
   const Module& module() const;
   // NativeEntry::data of the native being called.
   const void* data() const { return data_; }

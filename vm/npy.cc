@@ -465,8 +465,9 @@ absl::StatusOr<NpyArray> ParseNpy(absl::string_view bytes) {
   return array;
 }
 
-absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path) {
-  absl::StatusOr<std::string> bytes = ReadFile(access, path);
+absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path,
+                                 uint64_t max_bytes) {
+  absl::StatusOr<std::string> bytes = ReadFile(access, path, max_bytes);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<NpyArray> array = ParseNpy(*bytes);
   if (!array.ok()) {

@@ -44,10 +44,11 @@ absl::StatusOr<int64_t> NpyElementCount(DType dtype, absl::Span<const int64_t> s
 // Errors are InvalidArgument; their messages do not name a file.
 absl::StatusOr<NpyArray> ParseNpy(absl::string_view bytes);
 
-// Reads and decodes `path`. Errors name `path`: the errno-derived status
-// (NotFound, PermissionDenied...) when it cannot be read, otherwise
-// InvalidArgument from ParseNpy.
-absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path);
+// Reads (at most `max_bytes`: ReadFile) and decodes `path`. Errors name `path`: the errno-derived
+// status (NotFound, PermissionDenied...) when it cannot be read, otherwise InvalidArgument from
+// ParseNpy.
+absl::StatusOr<NpyArray> ReadNpy(const FileAccess& access, const std::string& path,
+                                 uint64_t max_bytes = kMaxReadBytes);
 
 // Encodes an array exactly as `np.save` does. `data` holds
 // NpyElementCount(dtype, shape) elements in row-major order in the host's

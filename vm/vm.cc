@@ -525,6 +525,12 @@ Stats Vm::stats() const {
 
 Heap& NativeContext::heap() { return vm_->heap_; }
 const FileAccess& NativeContext::files() const { return vm_->limits_.files; }
+
+uint64_t NativeContext::MaxReadBytes() const {
+  const Heap& heap = vm_->heap_;
+  if (heap.max_bytes() == 0) return kMaxReadBytes;
+  return heap.max_bytes() > heap.bytes_live() ? heap.max_bytes() - heap.bytes_live() : 0;
+}
 uint32_t NativeContext::site() const {
   const Vm::Frame& top = vm_->frames_[vm_->depth_ - 1];  // saved at the CALLN
   return top.fn->first_site + static_cast<uint32_t>(top.pc - 1 - top.fn->code);

@@ -104,7 +104,9 @@ class Tensor {
   // buffer makes a new one). `data` must hold the shape's element count and
   // stay alive and unchanged while any call that was given the view runs.
   static Tensor View(const float* data, std::vector<int64_t> shape);
-  // A tensor that owns a copy of `values` (also what Call returns).
+  // A tensor that owns a copy of `values` (also what Call returns). Passing
+  // one whose shape does not hold exactly values.size() elements, or a shape
+  // no tensor has (an axis below 0), is Call's InvalidArgument error.
   static Tensor Copy(std::vector<float> values, std::vector<int64_t> shape);
 
   DType dtype() const;

@@ -53,6 +53,13 @@ expect 1 '' 'bad.alea:1:19: error: no `\+` for `Int` and `Str`' -- check "$tmp/b
 expect 1 '' 'alea: error: cannot open `.*/missing.alea`: No such file or directory' \
   -- check "$tmp/missing.alea"
 expect 1 '' 'cannot open `.*`: it is a directory' -- check "$tmp"
+# A device that never ends is refused at a size, not read until memory runs out.
+expect 1 '' 'cannot open `/dev/zero`: the file is larger than 256 MiB' -- run /dev/zero
+printf 'import "/dev/zero"\nfn main() = 1\n' >"$tmp/endless.alea"
+expect 1 '' 'cannot import `/dev/zero`: the file is larger than 256 MiB' -- check "$tmp/endless.alea"
+printf 'fn main() = print(read_text("/dev/zero"))\n' >"$tmp/endless_text.alea"
+expect 1 '' '/dev/zero: larger than 1048543 bytes, the most that may be read here' \
+  -- run --max-heap 1M "$tmp/endless_text.alea"
 
 # doc: the builtins' reference (lang/builtins.def), also the REPL's `:doc`.
 expect 0 '^usage: alea doc' '' -- doc --help

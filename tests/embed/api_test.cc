@@ -131,6 +131,19 @@ TEST_F(EmbedApi, TensorDtypeIsChecked) {
               HasSubstr("Tensor(f32), the function takes a Tensor(i32)"));
 }
 
+TEST_F(EmbedApi, TensorShapeIsChecked) {
+  const Function total = Get("total", {{Type::kTensor}, Type::kFloat});
+  absl::StatusOr<Value> r = vm_.Call(total, {Tensor::Copy({1, 2, 3, 4}, {2, 3})});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("argument 1 has shape (2, 3) (6 elements) but was made from 4 values"));
+  r = vm_.Call(total, {Tensor::Copy({}, {-1, 0})});
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("has shape (-1, 0), which no tensor"));
+  // Past 2^63 elements: refused, not an overflow (UBSan would report one).
+  r = vm_.Call(total, {Tensor::Copy({}, {1 << 30, 1 << 30, 1 << 30, 0})});
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("which no tensor has"));
+}
+
 TEST_F(EmbedApi, RandStates) {
   Function draw = Get("draw", {{Type::kRandState}, Type::kTensor});
   RandState s = RandState::FromSeed(42);

@@ -115,4 +115,14 @@ INSTANTIATE_TEST_SUITE_P(OpenAt2AndWalk, Sandbox, ::testing::Bool(),
                          });
 
 }  // namespace
+TEST_P(Sandbox, ReadStopsAtItsLimit) {
+  EXPECT_EQ(ReadFile(ReadWrite(), "in.txt", 6).value(), "inside");
+  absl::StatusOr<std::string> cut = ReadFile(ReadWrite(), "in.txt", 5);
+  EXPECT_EQ(cut.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(cut.status().message(), HasSubstr("in.txt: larger than 5 bytes"));
+  // A device that never ends: refused at the limit, not read until memory runs out.
+  EXPECT_EQ(ReadFile(FileAccess{}, "/dev/zero", 1 << 20).status().code(),
+            absl::StatusCode::kResourceExhausted);
+}
+
 }  // namespace alea::vm
