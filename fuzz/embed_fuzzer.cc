@@ -65,10 +65,9 @@ constexpr const char* kTypeNames[] = {"Shape", "Point", "Option(Int)", "Result(I
                                       "Nope",  "Int",   "Option",      ""};
 constexpr const char* kConstructors[] = {"Circle", "Rect", "Dot", "Some", "None",
                                          "Ok",     "Err",  "x",   "y",    "Nope"};
-constexpr const char* kFunctions[] = {"add",   "area",    "norm",   "total", "scale",
-                                      "sum_all", "ints",  "draw",   "fork",  "noisy",
-                                      "pick",  "letters", "half",   "nested", "shout",
-                                      "say",   "shapes",  "missing", ""};
+constexpr const char* kFunctions[] = {
+    "add",  "area",    "norm", "total",  "scale", "sum_all", "ints",   "draw",    "fork", "noisy",
+    "pick", "letters", "half", "nested", "shout", "say",     "shapes", "missing", ""};
 
 Type RandomType(FuzzInput& in, int depth) {
   const uint32_t kind = in.Below(depth > 2 ? 7 : 10);
@@ -102,7 +101,7 @@ Value RandomValue(FuzzInput& in, const Type& type, int depth);
 
 std::vector<int64_t> RandomShape(FuzzInput& in) {
   std::vector<int64_t> shape(in.Below(4));
-  for (int64_t& d : shape) d = in.Below(8) == 0 ? in.Int() : in.Below(5);
+  for (int64_t& d : shape) d = in.Below(8) == 7 ? in.Int() : in.Below(5);
   return shape;
 }
 
@@ -113,8 +112,11 @@ std::vector<Value> RandomValues(FuzzInput& in, int depth) {
 }
 
 Value RandomValue(FuzzInput& in, const Type& type, int depth) {
-  // Sometimes a value of another type than asked.
-  if (in.Below(16) == 0) return RandomValue(in, RandomType(in, depth + 1), depth + 1);
+  // Sometimes a value of another type than asked. (Rare choices are the
+  // nonzero ones: an input that has run out reads zeros, and must end.)
+  if (depth < 4 && in.Below(16) == 15) {
+    return RandomValue(in, RandomType(in, depth + 1), depth + 1);
+  }
   switch (type.kind()) {
     case Type::kUnit:
       return Value::Unit();
@@ -173,7 +175,8 @@ alea::Signature SignatureFor(FuzzInput& in, const std::string& name) {
   if (name == "sum_all") return {{Type::kTensor}, Type::kFloat};
   if (name == "ints") return {{Type::kTensor}, Type::kTensor};
   if (name == "draw") return {{Type::kRandState}, Type::kTensor};
-  if (name == "fork") return {{Type::kRandState}, Type::Tuple({Type::kRandState, Type::kRandState})};
+  if (name == "fork")
+    return {{Type::kRandState}, Type::Tuple({Type::kRandState, Type::kRandState})};
   if (name == "noisy") return {{Type::kTensor, Type::kRandState}, Type::kTensor};
   if (name == "pick") return {{Type::Array(Type::kInt)}, Type::kStr};
   if (name == "letters") return {{Type::kStr}, Type::Array(Type::kStr)};
@@ -201,20 +204,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   vm.SetOutput([](std::string_view) {});
   // The host's side, under the declared signatures or others; what a host
   // function returns is drawn when it is called, of its declared type or not.
-  const alea::Signature scale = in.Bool()
-                                    ? alea::Signature{{Type::kFloat}, Type::kFloat}
-                                    : RandomSignature(in);
+  const alea::Signature scale =
+      in.Bool() ? alea::Signature{{Type::kFloat}, Type::kFloat} : RandomSignature(in);
   vm.RegisterFunction("host_scale", scale, [&in, scale](alea::HostCall&) -> absl::StatusOr<Value> {
-    if (in.Below(8) == 0) return absl::InternalError("the host fails");
+    if (in.Below(8) == 7) return absl::InternalError("the host fails");
     return RandomValue(in, scale.result, 0);
   });
   const alea::Signature pick =
       in.Bool() ? alea::Signature{{Type::Array(Type::kInt)}, Type::Tuple({Type::kInt, Type::kStr})}
                 : RandomSignature(in);
-  vm.RegisterFunction("host_pick", pick, [&in, pick](alea::HostCall& call) -> absl::StatusOr<Value> {
-    call.State<int>() += 1;
-    return RandomValue(in, pick.result, 0);
-  });
+  vm.RegisterFunction("host_pick", pick,
+                      [&in, pick](alea::HostCall& call) -> absl::StatusOr<Value> {
+                        call.State<int>() += 1;
+                        return RandomValue(in, pick.result, 0);
+                      });
   if (in.Below(4) != 0) {
     vm.RegisterValue("host_bias", RandomValue(in, in.Bool() ? Type::kInt : RandomType(in, 0), 0));
   }
@@ -239,9 +242,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else {
         args.push_back(RandomValue(in, t, 0));
       }
-      if (args.back().type().kind() == Type::kRandState && kept.size() < 4) kept.push_back(args.back());
+      if (args.back().type().kind() == Type::kRandState && kept.size() < 4)
+        kept.push_back(args.back());
     }
-    if (in.Below(8) == 0) args.push_back(Value::Int(1));  // one too many
+    if (in.Below(8) == 0) args.push_back(Value::Int(1));     // one too many
     if (in.Below(8) == 0 && !args.empty()) args.pop_back();  // one too few
     (void)vm.Call(*fn, args);
     if (in.Below(32) == 0) vm.Interrupt();

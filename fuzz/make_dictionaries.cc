@@ -47,7 +47,8 @@ std::vector<std::string> SourceWords() {
   for (std::string_view name : alea::lang::BuiltinNames()) words.emplace_back(name);
   for (const alea::lang::PreludeType& type : alea::lang::PreludeTypes()) {
     words.emplace_back(type.name);
-    for (const alea::lang::PreludeCtor& c : alea::lang::PreludeCtors(type)) words.emplace_back(c.name);
+    for (const alea::lang::PreludeCtor& c : alea::lang::PreludeCtors(type))
+      words.emplace_back(c.name);
   }
   for (const char* extra : {"uses rng", "key(", "f32", "i32", "u32", "bool", "Tensor", "RandState",
                             "\"", "//", "1e39", "9223372036854775807", "0.5", "\n"}) {
@@ -75,8 +76,10 @@ int main(int argc, char** argv) {
   for (const alea::repl::ReplCommand& c : alea::repl::ReplCommands()) {
     repl.push_back(std::string(":") + c.name + " ");
   }
-  std::vector<std::string> module = {std::string(alea::vm::kModuleMagic, alea::vm::kModuleMagicSize)};
-  for (int op = 0; op < alea::vm::kOpCount; ++op) module.push_back(std::string(1, static_cast<char>(op)));
+  std::vector<std::string> module = {
+      std::string(alea::vm::kModuleMagic, alea::vm::kModuleMagicSize)};
+  for (int op = 0; op < alea::vm::kOpCount; ++op)
+    module.push_back(std::string(1, static_cast<char>(op)));
   if (!Write(dir + "/source.dict", source) || !Write(dir + "/repl.dict", repl) ||
       !Write(dir + "/module.dict", module)) {
     std::fprintf(stderr, "make_dictionaries: cannot write into %s\n", dir.c_str());

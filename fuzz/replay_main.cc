@@ -21,8 +21,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help") {
-      std::printf("usage: %s [FILE | DIR]...\nRuns the fuzz target once on each input.\n",
-                  argv[0]);
+      std::printf("usage: %s [FILE | DIR]...\nRuns the fuzz target once on each input.\n", argv[0]);
       return 0;
     }
     if (arg.empty() || arg[0] == '-') continue;

@@ -72,8 +72,11 @@ class ThreadPool {
   // The `min_range` for ParallelFor over items that each cost `ns_per_item`
   // of one thread's time (the callers' constants say how they were
   // measured): at least 1.
+  // Items that cost nothing (an empty row: ns_per_item 0, so `items` is
+  // infinite) are never split; the cast of an infinity would be undefined.
   static constexpr int64_t MinRange(double ns_per_item) {
     const double items = kMinRangeNs / ns_per_item;
+    if (!(items < 0x1p50)) return int64_t{1} << 50;
     return items < 1 ? 1 : static_cast<int64_t>(items + 0.999999);
   }
 

@@ -88,6 +88,15 @@ TEST(ThreadPool, RangesForFollowsTheLimits) {
   EXPECT_EQ(one.RangesFor(1 << 20, 1, 1), 1);
 }
 
+TEST(ThreadPool, MinRangeOfFreeItemsIsNeverSplit) {
+  // An empty row costs 0 ns: the range is finite and large, not the cast of
+  // an infinity (undefined; UBSan's float-cast-overflow found it).
+  EXPECT_EQ(ThreadPool::MinRange(0.0), int64_t{1} << 50);
+  EXPECT_EQ(ThreadPool::MinRange(1e-300), int64_t{1} << 50);
+  EXPECT_EQ(ThreadPool::MinRange(ThreadPool::kMinRangeNs), 1);
+  EXPECT_EQ(ThreadPool(2).RangesFor(1000, 64, ThreadPool::MinRange(0.0)), 1);
+}
+
 TEST(ThreadPool, SmallLoopsRunOnTheCaller) {
   ThreadPool pool(4);
   const std::thread::id caller = std::this_thread::get_id();
