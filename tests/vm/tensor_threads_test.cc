@@ -414,7 +414,7 @@ TEST_P(TensorThreads, ReductionsOfOneRow) {
       for (ReduceOp op : ops) {
         ExpectSameOnEveryPool(
             absl::StrCat(name, " n=", n, " op=", static_cast<int>(op)),
-            [&](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
+            [&, x = x](TensorContext& cx) { return Reduce(cx, op, x, std::nullopt); },
             n > 12 * kChunk && SplitsByChunks(op, DType::kF32));
       }
       heap_.Release(x);

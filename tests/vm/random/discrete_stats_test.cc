@@ -152,7 +152,7 @@ TEST(DiscreteStatistics, BinomialScalar) {
     std::vector<double> xs(40000);
     for (uint32_t i = 0; i < xs.size(); ++i) xs[i] = BinomialScalar(FoldInKey(Key{0, 4}, i), n, p);
     ExpectMoments(xs, n * p, n * p * (1 - p));
-    ExpectFit(xs, [n, p](int64_t k) { return BinomialPmf(n, p, k); });
+    ExpectFit(xs, [n = n, p = p](int64_t k) { return BinomialPmf(n, p, k); });
   }
 }
 

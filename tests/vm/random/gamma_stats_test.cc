@@ -226,9 +226,11 @@ TEST(GammaFamilyStatistics, F) {
         2.0 * d2 * d2 * (d1 + d2 - 2.0) / (d1 * (d2 - 2.0) * (d2 - 2.0) * (d2 - 4.0));
     ExpectDistribution(
         "f(" + std::to_string(d1) + ", " + std::to_string(d2) + ")",
-        [d1, d2](Key k, uint64_t s, uint64_t n, float* out) { FDist(k, d1, d2, s, n, out); },
-        [d1, d2](Key k) { return FDistScalar(k, d1, d2); },
-        [d1, d2](double x) { return FCdf(d1, d2, x); }, moments, mean, variance);
+        [d1 = d1, d2 = d2](Key k, uint64_t s, uint64_t n, float* out) {
+          FDist(k, d1, d2, s, n, out);
+        },
+        [d1 = d1, d2 = d2](Key k) { return FDistScalar(k, d1, d2); },
+        [d1 = d1, d2 = d2](double x) { return FCdf(d1, d2, x); }, moments, mean, variance);
   }
 }
 
@@ -249,9 +251,9 @@ TEST(GammaFamilyStatistics, Beta) {
     const double variance = a * b / ((a + b) * (a + b) * (a + b + 1.0));
     ExpectDistribution(
         "beta(" + std::to_string(a) + ", " + std::to_string(b) + ")",
-        [a, b](Key k, uint64_t s, uint64_t n, float* out) { Beta(k, a, b, s, n, out); },
-        [a, b](Key k) { return BetaScalar(k, a, b); }, [a, b](double x) { return BetaI(a, b, x); },
-        true, mean, variance);
+        [a = a, b = b](Key k, uint64_t s, uint64_t n, float* out) { Beta(k, a, b, s, n, out); },
+        [a = a, b = b](Key k) { return BetaScalar(k, a, b); },
+        [a = a, b = b](double x) { return BetaI(a, b, x); }, true, mean, variance);
   }
 }
 
@@ -285,7 +287,7 @@ TEST(GammaFamilyStatistics, Dirichlet) {
     for (uint64_t r = 0; r < rows; ++r) xs[r] = out[r * n + j];
     const std::string what = "dirichlet component " + std::to_string(j);
     ExpectKolmogorovSmirnov(
-        xs, [a, b](double x) { return BetaI(a, b, x); }, what);
+        xs, [a = a, b = b](double x) { return BetaI(a, b, x); }, what);
     ExpectMoments(xs, a / total, a * b / (total * total * (total + 1.0)), what);
   }
 }
@@ -307,9 +309,9 @@ TEST(GammaFamilyStatistics, Ball) {
     }
     const std::string what = "ball(" + std::to_string(d) + ", " + std::to_string(p) + ")";
     ExpectKolmogorovSmirnov(
-        norms, [d](double r) { return r <= 0.0   ? 0.0
-                                      : r >= 1.0 ? 1.0
-                                                 : std::pow(r, d); },
+        norms, [d = d](double r) { return r <= 0.0   ? 0.0
+                                          : r >= 1.0 ? 1.0
+                                                     : std::pow(r, d); },
         what + " norm");
     const double dd = static_cast<double>(d);
     ExpectMoments(norms, dd / (dd + 1.0), dd / ((dd + 1.0) * (dd + 1.0) * (dd + 2.0)),
