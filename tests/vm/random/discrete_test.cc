@@ -256,9 +256,9 @@ TEST(DiscreteDraws, TensorFormsArePartitionable) {
         "poisson");
   }
   for (auto [bn, bp] : {std::pair{10.0f, 0.3f}, {200.0f, 0.4f}, {200.0f, 0.9f}, {30.0f, 0.99f}}) {
-    ExpectPartitionable<float>(
-        [bn = bn, bp = bp](Key k, uint64_t s, uint64_t c, float* o) { Binomial(k, bn, bp, s, c, o); }, n,
-        "binomial");
+    ExpectPartitionable<float>([bn = bn, bp = bp](Key k, uint64_t s, uint64_t c,
+                                                  float* o) { Binomial(k, bn, bp, s, c, o); },
+                               n, "binomial");
   }
   ExpectPartitionable<int32_t>(
       [](Key k, uint64_t s, uint64_t c, int32_t* o) { Geometric(k, 0.2f, s, c, o); }, n,
