@@ -165,8 +165,9 @@ bool FunctionVerifier::Write(uint16_t r, Val v) {
 bool FunctionVerifier::WriteShape(uint16_t r, uint32_t shape, uint64_t tags) {
   if (!v_.shapes_.IsReference(shape)) return Write(r, Val::Plain());
   if (v_.shapes_[shape].kind == ShapeKind::kNever) {
-    Clear(r);  // no value ever arrives (an index into `[]` fails first)
-    return true;
+    // No value ever arrives (an index into `[]` fails first): null, over
+    // nothing live.
+    return Write(r, Val::Null());
   }
   return Write(r, Val::Ref(shape, tags == ~uint64_t{0} ? AllTags(shape) : tags));
 }
@@ -342,8 +343,9 @@ bool FunctionVerifier::Step() {
           Clear(in.b);
           Write(in.a, Val::Ref(src.shape, AllTags(src.shape)));
         } else if (src.kind == Val::Kind::kConst && src.value == 0) {
+          // Null, over nothing live: MOVE releases nothing it overwrites.
+          if (!Write(in.a, Val::Const(0))) return false;
           if (in.x == 1) Clear(in.b);
-          Clear(in.a);
         } else {
           return Error("puts a plain value in a reference register");
         }

@@ -533,6 +533,12 @@ const std::vector<Case>& Cases() {
        },
        "malformed module: function 0 `main` pc 1: LOADS overwrites R(0), which holds Str: the "
        "reference would leak"},
+      {"MoveOfNullOverALiveReference",
+       [] {
+         return MainThen(3, {0}, {I(Op::LOADS, 0, 0), IsBx(Op::LOADI, 1, 0), I(Op::MOVE, 0, 1)});
+       },
+       "malformed module: function 0 `main` pc 2: MOVE overwrites R(0), which holds Str: the "
+       "reference would leak"},
       {"ReferenceLeftInAPlainRegister",
        [] {
          return MainThen(3, {1}, {I(Op::LOADS, 0, 0), I(Op::NOP), I(Op::MOVE, 1, 0, 0, 1)});
