@@ -541,7 +541,7 @@ bool Vm::Execute(Value* result) {
     for (uint32_t i = 0; i < self->num_registers; ++i) R[i] = 0;
     if (fp->closure != nullptr) heap_.Release(fp->closure);
     if (ABSL_PREDICT_FALSE(fp->boundary)) {
-      last_result_is_ref_ = A < self->num_registers && self->is_ref[A];
+      last_result_is_ref_ = self->returns_ref;
       depth_ = static_cast<size_t>(fp - frames_);
       instructions_ += count;
       *result = v;

@@ -154,6 +154,7 @@ absl::Status Vm::Load(const Module& module, absl::Span<const uint64_t> code_offs
     info.num_refs = static_cast<uint32_t>(f.reference_registers.size());
     info.is_ref.assign(f.num_registers, 0);
     info.index = static_cast<uint32_t>(i);
+    info.returns_ref = m->types[f.result_type].is_reference();
     for (uint16_t r : f.reference_registers) info.is_ref[r] = 1;
     info.capture_is_ref.assign(f.num_captures, 0);
     for (uint16_t c : f.reference_captures) info.capture_is_ref[c] = 1;

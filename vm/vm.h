@@ -185,6 +185,10 @@ class Vm {
     std::vector<uint8_t> capture_is_ref;  // per capture
     uint32_t index = 0;
     uint32_t first_site = 0;  // the output-buffer site of code[0] (Heap::NewTensorAt)
+    // Its result type is a reference, owned by whoever receives it: decided by
+    // the type, not by the register RET reads (an owned reference may be
+    // returned from a plain one: the verifier's "loose" values).
+    bool returns_ref = false;
   };
   struct Frame {
     const FuncInfo* fn;

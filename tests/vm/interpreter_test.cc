@@ -412,5 +412,32 @@ TEST(Interpreter, LoadErrors) {
   }
 }
 
+// An owned reference returned from a plain register (LOADS into one, then
+// RET: the verifier's "loose" value) is the host's to release: whether a
+// result is a reference follows the function's result type, not the
+// register. (Taken from the register, init's Str leaked: module_fuzzer.)
+TEST(Interpreter, ALooseResultIsOwnedByTheHost) {
+  ModuleBuilder b;
+  const uint32_t str = b.Str();
+  const uint16_t s = b.S("kept");
+  const uint16_t f = b.Fn("name", {{}, str}, 1, {I(Op::LOADS, 0, s), I(Op::RET, 0)});
+  const uint16_t init = b.Fn("<init>", {{}, str}, 1, {I(Op::LOADS, 0, s), I(Op::RET, 0)});
+  Module m = b.Build(-1, init);
+  Vm vm;
+  vm.AddNatives(stdlib::Natives());
+  ASSERT_TRUE(vm.Load(m).ok());
+  const uint64_t loaded = vm.stats().heap_bytes_live;
+  ASSERT_TRUE(vm.RunInit().ok());
+  Value result = 0;
+  bool is_ref = false;
+  ASSERT_TRUE(vm.Call(f, {}, &result, &is_ref).ok());
+  EXPECT_TRUE(is_ref);
+  EXPECT_EQ(StrView(AsObject(result)), "kept");
+  vm.heap().ReleaseValue(result);
+  // The string constant alone: init's result was released, and so was f's.
+  EXPECT_EQ(AsObject(result)->refcount, 1u);
+  EXPECT_EQ(vm.stats().heap_bytes_live, loaded);
+}
+
 }  // namespace
 }  // namespace alea::vm
