@@ -156,10 +156,6 @@ class Reader {
     }
     return static_cast<uint8_t>(bytes_[pos_++]);
   }
-  uint16_t U16(absl::string_view what) {
-    const uint8_t low = U8(what);
-    return static_cast<uint16_t>(low | (U8(what) << 8));
-  }
   uint32_t U32(absl::string_view what) {
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i) v |= uint32_t{U8(what)} << (8 * i);

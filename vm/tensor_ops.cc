@@ -186,10 +186,6 @@ constexpr double kCheapNs = 0.09;
 constexpr double kMathJitNs = 0.28;
 // ... and on the reference kernels.
 constexpr double kMathReferenceNs = 13.0;
-// Reductions, per element read (sum, the cheapest, on the JIT and on the
-// reference).
-constexpr double kReduceJitNs = 0.06;
-constexpr double kReduceReferenceNs = 0.29;
 // The reference matmul, per multiply-add (one libm fmaf each: ~2.5 ns
 // measured at 256^3, 0.8 GFLOP/s; the JIT splits itself: vm/jit/matmul.cc).
 constexpr double kMatMulReferenceNs = 2.0;

@@ -19,7 +19,6 @@ namespace {
 
 constexpr size_t kInitialStack = 1 << 12;
 constexpr size_t kInitialFrames = 1 << 8;
-constexpr size_t kOutputChunk = 1 << 16;
 
 absl::Status Malformed(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("malformed module: ", what));

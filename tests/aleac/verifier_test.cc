@@ -122,6 +122,33 @@ const std::vector<Case>& Cases() {
          return m;
        },
        "malformed module: native 0 `extern host_fn` is no declared extern function"},
+      {"ExternOfAMissingType",
+       [] {
+         Module m = Hello();
+         m.natives.push_back("extern host_fn");
+         m.externs.push_back(ExternFn{"host_fn", {ExportType{.type = 99}}, {.type = kInt}});
+         return m;
+       },
+       "malformed module: extern `host_fn` has a missing type"},
+      {"ExternResultOfAMissingType",
+       [] {
+         Module m = Hello();
+         m.natives.push_back("extern host_fn");
+         m.externs.push_back(ExternFn{"host_fn", {}, {.type = 99}});
+         return m;
+       },
+       "malformed module: extern `host_fn` has a missing type"},
+      {"ExternOfTooManyArguments",
+       [] {
+         Module m = Hello();
+         m.natives.push_back("extern host_fn");
+         m.externs.push_back(
+             ExternFn{"host_fn",
+                      std::vector<ExportType>(kMaxNativeArity + 1, ExportType{.type = kInt}),
+                      {.type = kInt}});
+         return m;
+       },
+       "malformed module: extern `host_fn` takes more than 8 arguments"},
       // ---- Functions ----
       {"NoCode", [] { return WithFunction([](Function& f) { f.code.clear(); }); },
        "malformed module: function 0 `main`: no code"},
@@ -200,6 +227,23 @@ const std::vector<Case>& Cases() {
          return m;
        },
        "malformed module: main has the wrong number of parameters"},
+      {"MainWithCaptures",
+       [] {
+         return WithFunction([](Function& f) {
+           f.num_captures = 1;
+           f.capture_types = {kInt};
+         });
+       },
+       "malformed module: main has captures"},
+      {"MainStreamNotARandState",
+       [] {
+         Builder b;
+         b.Fn("main", {kInt}, kUnit, 2, {}, {IsBx(Op::LOADI, 1, 0), I(Op::RET, 1)});
+         Module m = b.Build(0);
+         m.main_uses_rng = true;
+         return m;
+       },
+       "malformed module: main's ambient stream must be a RandState"},
       {"MainArgumentsNotStrs",
        [] {
          Builder b;
