@@ -545,6 +545,12 @@ bool FunctionVerifier::Step() {
         if (info_.is_ref[in.a] && v.kind != Val::Kind::kDirty) {
           return Error("returns a reference register from a function returning a plain value");
         }
+        // An owned reference in a plain register: the caller would take it
+        // for a plain value and never release it.
+        if (v.kind == Val::Kind::kLoose) {
+          return Error(absl::StrCat("returns ", shapes.Name(v.shape), " from a function returning ",
+                                    shapes.Name(result)));
+        }
       } else if (v.kind == Val::Kind::kLoose) {
         if (!shapes.Leq(v.shape, result)) {
           return Error(absl::StrCat("returns ", shapes.Name(v.shape), " from a function returning ",

@@ -583,6 +583,14 @@ const std::vector<Case>& Cases() {
        },
        "malformed module: function 0 `main` pc 2: MOVE overwrites R(0), which holds Str: the "
        "reference would leak"},
+      {"OwnedReferenceReturnedAsAPlainValue",
+       [] {
+         Builder b;
+         b.Fn("main", {}, kUnit, 1, {}, {I(Op::LOADS, 0, 0), I(Op::RET, 0)});
+         return b.Build(0);
+       },
+       "malformed module: function 0 `main` pc 1: RET returns Str from a function returning a "
+       "plain value"},
       {"ReferenceLeftInAPlainRegister",
        [] {
          return MainThen(3, {1}, {I(Op::LOADS, 0, 0), I(Op::NOP), I(Op::MOVE, 1, 0, 0, 1)});
