@@ -95,7 +95,7 @@ class Shapes {
 struct NativeArgument {
   uint32_t shape = Shapes::kPlain;
   bool in_reference_register = false;
-  std::optional<int64_t> constant;
+  std::optional<int64_t> constant = std::nullopt;
   bool lent = false;  // a closure lent uncounted, in a plain register
 };
 // The result's shape, or an error (what does not fit).
