@@ -201,7 +201,7 @@ alea::Signature SignatureFor(FuzzInput& in, const std::string& name) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
   alea::VmOptions options;
-  options.max_heap_bytes = 8 << 20;
+  options.max_heap_bytes = 2 << 20;  // as fuzz/limits.h
   options.max_call_depth = 200;
   options.max_instructions = 50'000;
   options.jit = in.Bool();

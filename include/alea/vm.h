@@ -254,6 +254,9 @@ struct VmOptions {
   uint64_t max_call_depth = 1'000'000;
   // Instructions per Call (and per Load's top-level lets); 0 = unlimited.
   // Checked at calls and backward jumps, so a call stops shortly after it.
+  // An operation on a whole tensor is one instruction: bound tensor work
+  // with max_heap_bytes (which caps tensor sizes) and, for wall time,
+  // Interrupt() from a watchdog thread.
   uint64_t max_instructions = 0;
   int threads = 1;  // for large tensor and random ops; results never depend on it
   bool jit = true;  // JIT tensor kernels (bitwise equal to the reference ones)
