@@ -14,6 +14,7 @@
 #include "alea/compiler.h"
 #include "alea/vm.h"
 #include "fuzz/fuzz_input.h"
+#include "fuzz/limits.h"
 
 namespace {
 
@@ -201,9 +202,10 @@ alea::Signature SignatureFor(FuzzInput& in, const std::string& name) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
   alea::VmOptions options;
-  options.max_heap_bytes = 2 << 20;  // as fuzz/limits.h
-  options.max_call_depth = 200;
-  options.max_instructions = 50'000;
+  const alea::vm::Limits limits = alea::fuzz::RunLimits();  // the other targets' limits
+  options.max_heap_bytes = limits.max_heap_bytes;
+  options.max_call_depth = limits.max_call_depth;
+  options.max_instructions = limits.max_instructions;
   options.jit = in.Bool();
   alea::Vm vm(options);
   vm.SetOutput([](std::string_view) {});

@@ -66,7 +66,8 @@ absl::StatusOr<std::string> ReadProgramFile(const std::string& path) {
     bytes.append(buffer, n);
     if (n < sizeof(buffer)) break;
   }
-  const int error = std::ferror(file) != 0 ? errno : 0;
+  // A failed read without an errno is still a failure.
+  const int error = std::ferror(file) == 0 ? 0 : errno != 0 ? errno : EIO;
   std::fclose(file);
   // A directory opens on Linux but reads with EISDIR.
   if (error == EISDIR) return absl::FailedPreconditionError("it is a directory");
