@@ -77,7 +77,7 @@ absl::StatusOr<std::string> ReadProgramFile(const std::string& path) {
 
 absl::StatusOr<FileId> SourceManager::Load(const std::string& path) {
   if (auto it = provided_.find(path); it != provided_.end()) return Add(path, it->second);
-  absl::StatusOr<std::string> text = ReadProgramFile(path);
+  absl::StatusOr<std::string> text = reader_ ? reader_(path) : ReadProgramFile(path);
   if (!text.ok()) return text.status();
   return Add(path, *std::move(text));
 }

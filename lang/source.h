@@ -5,6 +5,7 @@
 #define ALEA_LANG_SOURCE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,11 @@ class SourceManager {
   // as they are now (an editor's half-saved file must not break the session
   // until `:reload`).
   void Provide(std::string path, std::string text);
+  // Load reads files through `reader` (which returns the text, or an error
+  // whose message is the reason alone) instead of the disk: how an embedding
+  // host serves `import`s. Provided texts still come first.
+  using Reader = std::function<absl::StatusOr<std::string>(const std::string& path)>;
+  void SetReader(Reader reader) { reader_ = std::move(reader); }
 
   const SourceFile& file(FileId id) const { return files_[id]; }
   size_t size() const { return files_.size(); }
@@ -76,6 +82,7 @@ class SourceManager {
  private:
   std::vector<SourceFile> files_;
   absl::flat_hash_map<std::string, std::string> provided_;
+  Reader reader_;
 };
 
 }  // namespace alea::lang

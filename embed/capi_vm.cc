@@ -1,0 +1,1101 @@
+// The C API's VMs (include/alea/alea.h "Virtual machines", "Host functions
+// and values"): loading, finding functions by name, and calls, with values
+// checked against the module's types (a whole argument list before anything
+// is consumed), converted to the VM's and back, and run-time errors rendered
+// as `alea run` renders them.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "embed/capi_internal.h"
+#include "embed/runtime_diagnostic.h"
+#include "lang/diagnostics.h"
+#include "stdlib/natives.h"
+#include "vm/randstate.h"
+#include "vm/runtime_error.h"
+#include "vm/tensor.h"
+#include "vm/vm.h"
+
+namespace alea::capi {
+namespace {
+
+using K = vm::TypeDesc::Kind;
+
+// Values nested deeper than this do not cross the boundary: host values are
+// converted and destroyed recursively.
+constexpr int kMaxDepth = 10'000;
+
+// The type T(type) as the language spells it ("Tensor(f32)", "(Int, Str)"),
+// or nullopt when a function is part of it (functions do not cross).
+std::optional<std::string> TypeName(const vm::Module& m, const vm::ExportType& e) {
+  const vm::TypeDesc& t = m.types[e.type];
+  switch (t.kind) {
+    case K::kUnit:
+      return "()";
+    case K::kInt:
+      return "Int";
+    case K::kFloat:
+      return "Float";
+    case K::kBool:
+      return "Bool";
+    case K::kStr:
+      return "Str";
+    case K::kTensor:
+      return absl::StrCat("Tensor(", vm::DTypeName(static_cast<vm::DType>(e.dtype)), ")");
+    case K::kRandState:
+      return "RandState";
+    case K::kTuple:
+    case K::kArray: {
+      std::vector<std::string> parts;
+      for (const vm::ExportType& f : e.fields) {
+        std::optional<std::string> part = TypeName(m, f);
+        if (!part) return std::nullopt;
+        parts.push_back(*std::move(part));
+      }
+      return t.kind == K::kArray ? absl::StrCat("[", parts[0], "]")
+                                 : absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+    }
+    case K::kRecord:
+    case K::kVariant: {
+      // Known by name; it crosses when nothing reachable in it is a function.
+      std::vector<uint32_t> pending = {e.type};
+      std::vector<bool> seen(m.types.size());
+      seen[e.type] = true;
+      while (!pending.empty()) {
+        const vm::TypeDesc& d = m.types[pending.back()];
+        pending.pop_back();
+        if (d.kind == K::kFunction) return std::nullopt;
+        auto visit = [&](uint32_t child) {
+          if (child < seen.size() && !seen[child]) {
+            seen[child] = true;
+            pending.push_back(child);
+          }
+        };
+        for (uint32_t child : d.children) visit(child);
+        for (const std::vector<uint32_t>& fields : d.cases) {
+          for (uint32_t child : fields) visit(child);
+        }
+      }
+      return t.name;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// The ExportType of T(index), for a part of a declared type's value.
+vm::ExportType ExportOf(const vm::Module& m, uint32_t index) {
+  const vm::TypeDesc& t = m.types[index];
+  vm::ExportType e{index, 0, {}};
+  if (t.kind == K::kTensor) e.dtype = t.dtype;
+  if (t.kind == K::kTuple || t.kind == K::kArray) {
+    for (uint32_t child : t.children) e.fields.push_back(ExportOf(m, child));
+  }
+  return e;
+}
+
+// "(Int, Tensor(f32)) -> Float", or nullopt when a function is part of it.
+std::optional<std::string> SignatureOf(const vm::Module& m,
+                                       const std::vector<vm::ExportType>& params,
+                                       const vm::ExportType& result, bool uses_rng) {
+  std::vector<std::string> parts;
+  for (const vm::ExportType& p : params) {
+    std::optional<std::string> name = TypeName(m, p);
+    if (!name) return std::nullopt;
+    parts.push_back(*std::move(name));
+  }
+  if (uses_rng) parts.push_back("RandState");
+  std::optional<std::string> r = TypeName(m, result);
+  if (!r) return std::nullopt;
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ") -> ", *r);
+}
+
+std::string WithoutSpaces(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c != ' ') out += c;
+  }
+  return out;
+}
+
+// Where a value sits in what is passed, rendered only for an error:
+// "element 2 of argument 1", "field `mu` of its result".
+struct Path {
+  static constexpr size_t kNoIndex = ~size_t{0};
+  const Path* parent = nullptr;
+  enum class Step { kRoot, kElement, kField, kCaseField } step = Step::kRoot;
+  absl::string_view root;  // kRoot: "argument" (with index: "argument 1"), "its result"...
+  size_t index = kNoIndex;
+  absl::string_view name;  // kField: the field; kCaseField: the constructor
+
+  std::string Render() const {
+    switch (step) {
+      case Step::kRoot:
+        return index == kNoIndex ? std::string(root) : absl::StrCat(root, " ", index + 1);
+      case Step::kElement:
+        return absl::StrCat("element ", index + 1, " of ", parent->Render());
+      case Step::kField:
+        return absl::StrCat("field `", name, "` of ", parent->Render());
+      case Step::kCaseField:
+        return absl::StrCat("field ", index + 1, " of `", name, "` in ", parent->Render());
+    }
+    return "";
+  }
+};
+
+alea_kind KindOf(K kind) {
+  switch (kind) {
+    case K::kUnit:
+      return ALEA_UNIT;
+    case K::kInt:
+      return ALEA_INT;
+    case K::kFloat:
+      return ALEA_FLOAT;
+    case K::kBool:
+      return ALEA_BOOL;
+    case K::kStr:
+      return ALEA_STR;
+    case K::kTensor:
+      return ALEA_TENSOR;
+    case K::kRandState:
+      return ALEA_RANDSTATE;
+    case K::kTuple:
+      return ALEA_TUPLE;
+    case K::kArray:
+      return ALEA_ARRAY;
+    case K::kRecord:
+      return ALEA_RECORD;
+    case K::kVariant:
+      return ALEA_VARIANT;
+    default:
+      return static_cast<alea_kind>(-1);
+  }
+}
+
+bool ValidValue(alea_value v) {
+  return v.kind >= ALEA_UNIT && v.kind <= ALEA_VARIANT &&
+         (v.kind < ALEA_STR || v.as.object != nullptr);
+}
+
+// Small lists a call makes on the stack: its arguments, their states.
+using States = absl::InlinedVector<StateObject*, 4>;
+using VmValues = absl::InlinedVector<vm::Value, 8>;
+
+// Converts host values to the VM's and back against one module's types.
+class Converter {
+ public:
+  Converter(vm::Heap& heap, const vm::Module& m) : heap_(heap), m_(m) {}
+
+  // Whether `v` fits `t`: an error message, or empty. Collects the states
+  // it holds (to be consumed once everything converted) and refuses one met
+  // twice or already consumed.
+  std::string Check(alea_value v, const vm::ExportType& t, const Path& at, States& states,
+                    int depth = 0) const {
+    if (depth > kMaxDepth) {
+      return absl::StrCat(at.Render(), " nests more than ", kMaxDepth,
+                          " levels deep, too deep to cross");
+    }
+    const vm::TypeDesc& d = m_.types[t.type];
+    if (!ValidValue(v)) {
+      return absl::StrCat(at.Render(), " is not a value (kind ", static_cast<int>(v.kind),
+                          ", or no object)");
+    }
+    auto mismatch = [&] {
+      return absl::StrCat(at.Render(), " is ", Describe(v), ", ",
+                          TypeName(m_, t).value_or("a function"), " was expected");
+    };
+    if (v.kind != KindOf(d.kind)) return mismatch();
+    switch (v.kind) {
+      case ALEA_TENSOR:
+        if (static_cast<uint8_t>(TensorOf(v).dtype) != t.dtype) return mismatch();
+        return "";
+      case ALEA_RANDSTATE:
+        states.push_back(&StateOf(v));  // consumed or repeated: the caller's error
+        return "";
+      case ALEA_TUPLE:
+      case ALEA_ARRAY: {
+        const CompoundObject& c = CompoundOf(v);
+        if (v.kind == ALEA_TUPLE && c.items.size() != t.fields.size()) return mismatch();
+        for (size_t i = 0; i < c.items.size(); ++i) {
+          const Path part{&at, Path::Step::kElement, {}, i, {}};
+          std::string bad =
+              Check(c.items[i], t.fields[v.kind == ALEA_ARRAY ? 0 : i], part, states, depth + 1);
+          if (!bad.empty()) return bad;
+        }
+        return "";
+      }
+      case ALEA_RECORD:
+      case ALEA_VARIANT:
+        return CheckMade(v, d, at, states, depth);
+      default:
+        return "";
+    }
+  }
+
+  // `v` (checked) as a VM value, owned; nullopt when out of memory. For an
+  // argument (`view`), a tensor is viewed in place: the host keeps it alive
+  // for the call; what outlives the call is copied into the heap.
+  std::optional<vm::Value> ToVm(alea_value v, const vm::ExportType& t, bool view) {
+    switch (v.kind) {
+      case ALEA_UNIT:
+        return vm::Value{0};
+      case ALEA_INT:
+        return vm::FromInt(v.as.i);
+      case ALEA_FLOAT:
+        return vm::FromFloat(v.as.f);
+      case ALEA_BOOL:
+        return vm::FromBool(v.as.b != 0);
+      case ALEA_STR: {
+        size_t length = 0;
+        const char* text = alea_str_data(v, &length);
+        return Made(heap_.NewStr(absl::string_view(text, length)));
+      }
+      case ALEA_TENSOR: {
+        const TensorObject& d = TensorOf(v);
+        const auto dtype = static_cast<vm::DType>(d.dtype);
+        if (view) return Made(heap_.NewTensorView(dtype, d.shape, d.data));
+        vm::Object* o = heap_.NewTensor(dtype, d.shape);
+        if (o != nullptr && d.bytes > 0) std::memcpy(vm::DataOf(o), d.data, d.bytes);
+        return Made(o);
+      }
+      case ALEA_RANDSTATE:
+        return Made(heap_.NewRandState(StateOf(v).state));
+      case ALEA_TUPLE:
+      case ALEA_ARRAY: {
+        const CompoundObject& c = CompoundOf(v);
+        const bool array = v.kind == ALEA_ARRAY;
+        const vm::TypeDesc& d = m_.types[t.type];
+        vm::Object* o = array
+                            ? heap_.NewArray(c.items.size(), m_.types[d.children[0]].is_reference())
+                            : heap_.NewTuple(c.items.size());
+        if (o == nullptr) return std::nullopt;
+        for (size_t i = 0; i < c.items.size(); ++i) {
+          const vm::ExportType& part = t.fields[array ? 0 : i];
+          std::optional<vm::Value> element = ToVm(c.items[i], part, view);
+          if (!element) {
+            heap_.Release(o);  // and the elements made so far
+            return std::nullopt;
+          }
+          vm::Slots(o)[i] = *element;
+          if (!array) vm::Mask(o)[i] = m_.types[part.type].is_reference() ? 1 : 0;
+        }
+        return vm::FromObject(o);
+      }
+      case ALEA_RECORD:
+      case ALEA_VARIANT:
+        return ToVmMade(v, t.type, view);
+    }
+    return std::nullopt;
+  }
+
+  // The host value of `v` (borrowed), of type `t`; tensors are copied out
+  // (into `into` for a top-level tensor when given). The caller checked
+  // TooDeep.
+  alea_value FromVm(vm::Value v, const vm::ExportType& t, void* into = nullptr) const {
+    const vm::TypeDesc& d = m_.types[t.type];
+    switch (d.kind) {
+      case K::kUnit:
+        return alea_unit();
+      case K::kInt:
+        return alea_int(vm::AsInt(v));
+      case K::kFloat:
+        return alea_float(vm::AsFloat(v));
+      case K::kBool:
+        return alea_bool(v != 0);
+      case K::kStr: {
+        const absl::string_view text = vm::StrView(vm::AsObject(v));
+        return alea_str(text.data(), text.size());
+      }
+      case K::kTensor: {
+        const vm::Object* o = vm::AsObject(v);
+        const auto dtype = static_cast<alea_dtype>(vm::DTypeOf(o));
+        const absl::Span<const int64_t> shape = vm::ShapeOf(o);
+        const size_t bytes = static_cast<size_t>(vm::SizeOf(o)) * alea_dtype_size(dtype);
+        TensorObject* out = nullptr;
+        if (into != nullptr) {
+          out = new TensorObject();
+          out->dtype = dtype;
+          out->shape.assign(shape.begin(), shape.end());
+          out->size = vm::SizeOf(o);
+          out->bytes = bytes;
+          out->data = into;
+        } else {
+          out = NewOwnedTensor(dtype, shape.data(), static_cast<int>(shape.size()), vm::SizeOf(o));
+          // The host's own memory is gone (not the VM's budget): nothing can
+          // go on, as when `new` fails anywhere else in the process.
+          if (out == nullptr) std::abort();
+        }
+        if (bytes > 0) std::memcpy(const_cast<void*>(out->data), vm::DataOf(o), bytes);
+        return ValueOf(ALEA_TENSOR, out);
+      }
+      case K::kRandState:
+        return NewState(vm::StateOf(vm::AsObject(v)));
+      case K::kTuple:
+      case K::kArray: {
+        const vm::Object* o = vm::AsObject(v);
+        const bool array = d.kind == K::kArray;
+        auto* c = new CompoundObject(array ? ALEA_ARRAY : ALEA_TUPLE);
+        c->items.reserve(o->length);
+        for (uint64_t i = 0; i < o->length; ++i) {
+          c->items.push_back(FromVm(vm::Slots(o)[i], t.fields[array ? 0 : i]));
+        }
+        return ValueOf(c->kind, c);
+      }
+      case K::kRecord:
+      case K::kVariant: {
+        const vm::Object* o = vm::AsObject(v);
+        const bool record = d.kind == K::kRecord;
+        const uint16_t tag = record || o->tag >= d.cases.size() ? 0 : o->tag;
+        const std::vector<uint32_t>& fields = record ? d.children : d.cases[tag];
+        auto* c = new CompoundObject(record ? ALEA_RECORD : ALEA_VARIANT);
+        c->type = d.name;
+        c->constructor = record ? d.name.substr(0, d.name.find('(')) : d.names[tag];
+        for (size_t i = 0; i < fields.size() && i < o->length; ++i) {
+          c->items.push_back(FromVm(vm::Slots(o)[i], ExportOf(m_, fields[i])));
+          if (record) c->names.push_back(d.names[i]);
+        }
+        return ValueOf(c->kind, c);
+      }
+      default:
+        return alea_unit();
+    }
+  }
+
+  // Whether the VM value `v` of type T(type) nests deeper than kMaxDepth.
+  bool TooDeep(vm::Value v, uint32_t type) const {
+    const K kind = m_.types[type].kind;
+    if (kind != K::kTuple && kind != K::kArray && kind != K::kRecord && kind != K::kVariant) {
+      return false;
+    }
+    std::vector<std::tuple<vm::Value, uint32_t, int>> pending = {{v, type, 0}};
+    while (!pending.empty()) {
+      auto [value, index, depth] = pending.back();
+      pending.pop_back();
+      if (depth > kMaxDepth) return true;
+      const vm::TypeDesc& t = m_.types[index];
+      const std::vector<uint32_t>* fields = nullptr;
+      const vm::Object* o = nullptr;
+      switch (t.kind) {
+        case K::kTuple:
+        case K::kRecord:
+          o = vm::AsObject(value);
+          fields = &t.children;
+          break;
+        case K::kVariant:
+          o = vm::AsObject(value);
+          if (o->tag < t.cases.size()) fields = &t.cases[o->tag];
+          break;
+        case K::kArray:
+          o = vm::AsObject(value);
+          for (uint64_t i = 0; i < o->length; ++i) {
+            pending.emplace_back(vm::Slots(o)[i], t.children[0], depth + 1);
+          }
+          break;
+        default:
+          break;
+      }
+      if (fields == nullptr) continue;
+      for (size_t i = 0; i < fields->size() && i < o->length; ++i) {
+        pending.emplace_back(vm::Slots(o)[i], (*fields)[i], depth + 1);
+      }
+    }
+    return false;
+  }
+
+ private:
+  static std::optional<vm::Value> Made(vm::Object* o) {
+    if (o == nullptr) return std::nullopt;
+    return vm::FromObject(o);
+  }
+
+  // A record's fields in declaration order: their indexes in the host value.
+  std::vector<size_t> RecordOrder(const CompoundObject& c, const vm::TypeDesc& d) const {
+    std::vector<size_t> order;
+    for (const std::string& name : d.names) {
+      auto at = std::find(c.names.begin(), c.names.end(), name);
+      if (at == c.names.end()) return {};
+      order.push_back(static_cast<size_t>(at - c.names.begin()));
+    }
+    return order;
+  }
+
+  std::string CheckMade(alea_value v, const vm::TypeDesc& d, const Path& at, States& states,
+                        int depth) const {
+    const CompoundObject& c = CompoundOf(v);
+    if (WithoutSpaces(c.type) != WithoutSpaces(d.name)) {
+      return absl::StrCat(at.Render(), " is ", c.type.empty() ? "?" : c.type, ", ", d.name,
+                          " was expected");
+    }
+    if (d.kind == K::kRecord) {
+      for (const std::string& name : d.names) {
+        if (std::find(c.names.begin(), c.names.end(), name) == c.names.end()) {
+          return absl::StrCat(at.Render(), " has no field `", name, "`, which `", d.name,
+                              "` needs");
+        }
+      }
+      if (c.items.size() != d.names.size()) {
+        return absl::StrCat(at.Render(), " has ", c.items.size(), " fields, `", d.name, "` has ",
+                            d.names.size());
+      }
+      const std::vector<size_t> order = RecordOrder(c, d);
+      for (size_t i = 0; i < order.size(); ++i) {
+        const Path part{&at, Path::Step::kField, {}, 0, d.names[i]};
+        std::string bad =
+            Check(c.items[order[i]], ExportOf(m_, d.children[i]), part, states, depth + 1);
+        if (!bad.empty()) return bad;
+      }
+      return "";
+    }
+    auto ctor = std::find(d.names.begin(), d.names.end(), c.constructor);
+    if (ctor == d.names.end()) {
+      return absl::StrCat(at.Render(), " has constructor `", c.constructor, "`, which `", d.name,
+                          "` does not have");
+    }
+    const std::vector<uint32_t>& fields = d.cases[ctor - d.names.begin()];
+    if (fields.size() != c.items.size()) {
+      return absl::StrCat(at.Render(), ": `", c.constructor, "` takes ", fields.size(),
+                          " fields, not ", c.items.size());
+    }
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const Path part{&at, Path::Step::kCaseField, {}, i, c.constructor};
+      std::string bad = Check(c.items[i], ExportOf(m_, fields[i]), part, states, depth + 1);
+      if (!bad.empty()) return bad;
+    }
+    return "";
+  }
+
+  std::optional<vm::Value> ToVmMade(alea_value v, uint32_t type, bool view) {
+    const vm::TypeDesc& d = m_.types[type];
+    const CompoundObject& c = CompoundOf(v);
+    uint16_t tag = 0;
+    std::vector<size_t> order;
+    const std::vector<uint32_t>* fields = &d.children;
+    if (d.kind == K::kRecord) {
+      order = RecordOrder(c, d);
+    } else {
+      tag = static_cast<uint16_t>(std::find(d.names.begin(), d.names.end(), c.constructor) -
+                                  d.names.begin());
+      fields = &d.cases[tag];
+      if (fields->empty()) return Made(heap_.Nullary(tag));
+      for (size_t i = 0; i < fields->size(); ++i) order.push_back(i);
+    }
+    vm::Object* o = heap_.NewTuple(fields->size());
+    if (o == nullptr) return std::nullopt;
+    o->tag = tag;
+    for (size_t i = 0; i < fields->size(); ++i) {
+      std::optional<vm::Value> value = ToVm(c.items[order[i]], ExportOf(m_, (*fields)[i]), view);
+      if (!value) {
+        heap_.Release(o);
+        return std::nullopt;
+      }
+      vm::Slots(o)[i] = *value;
+      vm::Mask(o)[i] = m_.types[(*fields)[i]].is_reference() ? 1 : 0;
+    }
+    return vm::FromObject(o);
+  }
+
+  vm::Heap& heap_;
+  const vm::Module& m_;
+};
+
+}  // namespace
+
+// A registered host function: the native "extern NAME" the VM calls
+// (NativeEntry::data points here).
+struct HostEntry {
+  alea_host_function spec{};
+  std::string name;
+  std::string native_name;  // vm::kExternPrefix + name; NativeEntry::name points into it
+  std::string signature;    // as registered; empty: any
+  alea_vm* owner = nullptr;
+  std::vector<vm::ExportType> params;  // as the loaded module declares them
+  vm::ExportType result;
+  absl::flat_hash_map<uint32_t, void*> sites;
+
+  ~HostEntry() {
+    ClearSites();
+    if (spec.free_user != nullptr) spec.free_user(spec.user);
+  }
+  void ClearSites() {
+    if (spec.free_site_data != nullptr) {
+      for (auto& [site, data] : sites) {
+        if (data != nullptr) spec.free_site_data(data);
+      }
+    }
+    sites.clear();
+  }
+  static absl::StatusOr<vm::Value> Trampoline(vm::NativeContext& ctx, const vm::Value* args);
+};
+
+}  // namespace alea::capi
+
+struct alea_host_call {
+  alea::capi::HostEntry* entry;
+  uint32_t site;
+  std::string failure;
+  bool failed = false;
+};
+
+struct alea_function {
+  alea_vm* vm = nullptr;
+  std::string name;
+  std::string signature;
+  uint64_t load = 0;
+  uint32_t export_index = 0;
+  uint32_t function = 0;
+  std::vector<alea::vm::ExportType> params;  // the ambient stream's included
+  alea::vm::ExportType result;
+  bool result_is_ref = false;
+  // Every parameter an Int, Float, Bool or Unit (their kinds in `kinds`):
+  // such a call converts its arguments in place, without a Converter.
+  bool scalar_params = false;
+  std::vector<alea_kind> kinds;
+  alea_kind result_kind = ALEA_UNIT;
+};
+
+struct alea_vm {
+  explicit alea_vm(const alea::vm::Limits& limits) : vm(limits) {}
+  ~alea_vm() {
+    for (auto& [name, value] : values) alea_release(value);
+    if (module != nullptr) alea_module_release(module);
+  }
+
+  // The rendered diagnostic of the VM's last error, as an error object.
+  alea_code Failed(const absl::Status& status, alea_error** error) const {
+    const alea::vm::RuntimeError* e = vm.last_error();
+    if (e == nullptr || module == nullptr) return alea::capi::FailWith(error, status);
+    return FailWithRuntimeError(alea::capi::CodeOf(status), *e, error);
+  }
+  alea_code FailWithRuntimeError(alea_code code, const alea::vm::RuntimeError& e,
+                                 alea_error** error) const {
+    const alea::lang::SourceManager& sources = module->data.sources;
+    alea::lang::Diagnostics diags;
+    alea::embed::ReportRuntimeError(sources, e, diags);
+    return alea::capi::FailWithDiagnostics(error, code, sources, diags);
+  }
+  alea_code StateReused(alea_error** error) const {
+    const alea::vm::RuntimeError e =
+        alea::vm::MakeRuntimeError(alea::vm::RuntimeErrorId::kStateReused);
+    if (module == nullptr) return alea::capi::Fail(error, ALEA_ABORTED, e.message);
+    return FailWithRuntimeError(ALEA_ABORTED, e, error);
+  }
+
+  // Before the internal VM loads `m`: each `extern fn` has a host function
+  // of its type, registered as a native of its arity.
+  alea_code BindFunctions(const alea::vm::Module& m, alea_error** error);
+  // After: each `extern let` has a value of its type, set.
+  alea_code BindValues(const alea::vm::Module& m, alea_error** error);
+
+  alea::vm::Vm vm;
+  alea_module* module = nullptr;         // loaded (retained), once its lets are computed
+  const alea_module* loading = nullptr;  // the module of Load, before `module` is set
+  uint64_t load = 0;
+  std::deque<alea_function> functions;                     // handles, stable until the VM goes
+  absl::flat_hash_map<std::string, alea_function*> found;  // by name, of any load
+  std::vector<std::unique_ptr<alea::capi::HostEntry>> hosts;
+  std::vector<std::pair<std::string, alea_value>> values;  // `extern let`, retained
+  alea_output_fn output = nullptr;
+  void* output_user = nullptr;
+};
+
+namespace alea::capi {
+
+// Whether a state among those a value holds was consumed (by an earlier call
+// or through a copy), or is held twice: the VM's "a RandState is used twice".
+static bool AnyReused(States states) {
+  for (const StateObject* s : states) {
+    if (s->consumed.load()) return true;
+  }
+  std::sort(states.begin(), states.end());
+  return std::adjacent_find(states.begin(), states.end()) != states.end();
+}
+
+// Checks `values` against `types` ("argument N"), then converts them (owned
+// VM values into `out`); consumes the states only when all of it worked.
+static alea_code Pass(alea_vm* vm, const vm::Module& m, const alea_value* values,
+                      const std::vector<vm::ExportType>& types, const char* noun,
+                      const std::string& function, VmValues& out, alea_error** error) {
+  Converter convert(vm->vm.heap(), m);
+  States states;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const Path at{nullptr, Path::Step::kRoot, noun, i, {}};
+    std::string bad = convert.Check(values[i], types[i], at, states);
+    if (!bad.empty()) {
+      return Fail(error, ALEA_INVALID_ARGUMENT, absl::StrCat(bad, " (calling `", function, "`)"));
+    }
+  }
+  if (AnyReused(states)) return vm->StateReused(error);
+  out.clear();
+  for (size_t i = 0; i < types.size(); ++i) {
+    std::optional<vm::Value> v = convert.ToVm(values[i], types[i], true);
+    if (!v) {
+      for (size_t j = 0; j < out.size(); ++j) {
+        if (m.types[types[j].type].is_reference()) vm->vm.heap().ReleaseValue(out[j]);
+      }
+      return Fail(error, ALEA_RESOURCE_EXHAUSTED,
+                  absl::StrCat("out of memory budget passing ", noun, " ", i + 1));
+    }
+    out.push_back(*v);
+  }
+  for (StateObject* s : states) {
+    if (s->consumed.exchange(true)) {
+      // Another thread consumed a copy meanwhile: nothing runs.
+      for (size_t j = 0; j < out.size(); ++j) {
+        if (m.types[types[j].type].is_reference()) vm->vm.heap().ReleaseValue(out[j]);
+      }
+      return vm->StateReused(error);
+    }
+  }
+  return ALEA_OK;
+}
+
+absl::StatusOr<vm::Value> HostEntry::Trampoline(vm::NativeContext& ctx, const vm::Value* args) {
+  auto* entry = static_cast<HostEntry*>(const_cast<void*>(ctx.data()));
+  alea_vm* owner = entry->owner;
+  const vm::Module& m = owner->loading->data.module;
+  Converter convert(ctx.heap(), m);
+  std::vector<alea_value> host_args;
+  host_args.reserve(entry->params.size());
+  auto release_args = [&] {
+    for (alea_value v : host_args) alea_release(v);
+  };
+  for (size_t i = 0; i < entry->params.size(); ++i) {
+    if (convert.TooDeep(args[i], entry->params[i].type)) {
+      release_args();
+      return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, entry->name,
+                      absl::StrCat("argument ", i + 1, " nests more than ", kMaxDepth,
+                                   " levels deep, too deep to cross"));
+    }
+    host_args.push_back(convert.FromVm(args[i], entry->params[i]));
+  }
+  alea_host_call call{entry, ctx.site(), {}, false};
+  alea_value result = alea_unit();
+  const alea_code code = entry->spec.fn(&call, host_args.data(), host_args.size(), &result);
+  release_args();
+  if (code != ALEA_OK || call.failed) {
+    alea_release(result);
+    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, entry->name,
+                    call.failed ? call.failure : std::string(alea_code_name(code)));
+  }
+  States states;
+  const Path at{nullptr, Path::Step::kRoot, "its result", Path::kNoIndex, {}};
+  std::string bad = convert.Check(result, entry->result, at, states);
+  if (!bad.empty()) {
+    alea_release(result);
+    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionResult, entry->name,
+                    absl::StrCat("a ", Describe(result)), TypeName(m, entry->result).value_or("?"));
+  }
+  if (AnyReused(states)) {
+    alea_release(result);
+    return ctx.Fail(vm::RuntimeErrorId::kStateReused);
+  }
+  std::optional<vm::Value> v = convert.ToVm(result, entry->result, false);
+  alea_release(result);
+  if (!v) return ctx.OutOfMemory();
+  for (StateObject* s : states) s->consumed.store(true);
+  return *v;
+}
+
+}  // namespace alea::capi
+
+alea_code alea_vm::BindFunctions(const alea::vm::Module& m, alea_error** error) {
+  using alea::capi::Fail;
+  for (const alea::vm::ExternFn& e : m.externs) {
+    auto it =
+        std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h->name == e.name; });
+    if (it == hosts.end()) {
+      return Fail(error, ALEA_NOT_FOUND,
+                  absl::StrCat("the program declares `extern fn ", e.name,
+                               "` and the host provides no such function"));
+    }
+    std::optional<std::string> declared = alea::capi::SignatureOf(m, e.params, e.result, false);
+    if (!declared) {
+      return Fail(error, ALEA_INVALID_ARGUMENT,
+                  absl::StrCat("`extern fn ", e.name,
+                               "` has a function in its type, which cannot cross to the host"));
+    }
+    alea::capi::HostEntry& entry = **it;
+    if (!entry.signature.empty() &&
+        alea::capi::WithoutSpaces(entry.signature) != alea::capi::WithoutSpaces(*declared)) {
+      return Fail(error, ALEA_INVALID_ARGUMENT,
+                  absl::StrCat("`extern fn ", e.name, "` is declared ", *declared,
+                               ", the host registered ", entry.signature));
+    }
+    entry.params = e.params;
+    entry.result = e.result;
+    const alea::vm::NativeEntry native{entry.native_name.c_str(), static_cast<int>(e.params.size()),
+                                       &alea::capi::HostEntry::Trampoline, &entry};
+    vm.AddNatives({&native, 1});
+  }
+  for (auto& entry : hosts) entry->ClearSites();
+  return ALEA_OK;
+}
+
+alea_code alea_vm::BindValues(const alea::vm::Module& m, alea_error** error) {
+  using alea::capi::Fail;
+  for (size_t g = 0; g < m.globals.size(); ++g) {
+    const alea::vm::Global& global = m.globals[g];
+    if (!global.external) continue;
+    const std::string what = absl::StrCat("`extern let ", global.name, "`");
+    auto it = std::find_if(values.begin(), values.end(),
+                           [&](const auto& v) { return v.first == global.name; });
+    if (it == values.end()) {
+      return Fail(
+          error, ALEA_NOT_FOUND,
+          absl::StrCat("the program declares ", what, " and the host registered no such value"));
+    }
+    if (!alea::capi::TypeName(m, global.declared)) {
+      return Fail(
+          error, ALEA_INVALID_ARGUMENT,
+          absl::StrCat(what, " has a function in its type, which cannot cross to the host"));
+    }
+    alea::capi::Converter convert(vm.heap(), m);
+    alea::capi::States states;
+    const alea::capi::Path at{
+        nullptr, alea::capi::Path::Step::kRoot, what, alea::capi::Path::kNoIndex, {}};
+    std::string bad = convert.Check(it->second, global.declared, at, states);
+    if (!bad.empty()) return Fail(error, ALEA_INVALID_ARGUMENT, bad);
+    if (alea::capi::AnyReused(states)) return StateReused(error);
+    std::optional<alea::vm::Value> v = convert.ToVm(it->second, global.declared, false);
+    if (!v) {
+      return Fail(error, ALEA_RESOURCE_EXHAUSTED,
+                  absl::StrCat("out of memory budget passing ", what));
+    }
+    for (alea::capi::StateObject* s : states) s->consumed.store(true);
+    if (absl::Status s = vm.SetGlobal(static_cast<uint32_t>(g), *v); !s.ok()) {
+      return alea::capi::FailWith(error, s);
+    }
+  }
+  return ALEA_OK;
+}
+
+extern "C" {
+
+void alea_config_init(alea_config* config) {
+  *config = alea_config{};
+  config->size = sizeof(alea_config);
+  config->max_call_depth = 1'000'000;
+  config->threads = 1;
+  config->jit = 1;
+}
+
+alea_vm* alea_vm_new(const alea_config* config) {
+  alea_config c;
+  alea_config_init(&c);
+  // A config from an older, smaller struct has only the fields it had.
+  if (config != nullptr) std::memcpy(&c, config, std::min(config->size, sizeof(alea_config)));
+  alea::vm::Limits limits;
+  limits.max_heap_bytes = c.max_heap_bytes;
+  limits.max_call_depth = c.max_call_depth;
+  limits.max_instructions = c.max_instructions;
+  switch (c.files) {
+    case ALEA_FILES_READ_ONLY:
+      limits.files.mode = alea::vm::FileAccess::Mode::kReadOnly;
+      break;
+    case ALEA_FILES_READ_WRITE:
+      limits.files.mode = alea::vm::FileAccess::Mode::kReadWrite;
+      break;
+    case ALEA_FILES_FULL:
+      limits.files.mode = alea::vm::FileAccess::Mode::kFull;
+      break;
+    default:
+      limits.files.mode = alea::vm::FileAccess::Mode::kNone;
+      break;
+  }
+  limits.files.root = c.files_root == nullptr ? "" : c.files_root;
+  auto* vm = new (std::nothrow) alea_vm(limits);
+  if (vm == nullptr) return nullptr;
+  vm->vm.AddNatives(alea::stdlib::Natives());
+  vm->vm.SetThreads(c.threads < 1 ? 1 : c.threads);
+  vm->vm.SetJitEnabled(c.jit != 0);
+  if (c.output != nullptr) {
+    vm->vm.SetOutput([output = c.output, user = c.output_user](absl::string_view text) {
+      output(user, text.data(), text.size());
+    });
+  }
+  return vm;
+}
+
+void alea_vm_free(alea_vm* vm) { delete vm; }
+
+alea_code alea_vm_load(alea_vm* vm, const alea_module* module, alea_error** error) {
+  if (module == nullptr) return alea::capi::Fail(error, ALEA_INVALID_ARGUMENT, "no module");
+  ++vm->load;
+  if (vm->module != nullptr) {
+    alea_module_release(vm->module);
+    vm->module = nullptr;
+  }
+  const alea::vm::Module& m = module->data.module;
+  if (alea_code c = vm->BindFunctions(m, error); c != ALEA_OK) return c;
+  if (absl::Status s = vm->vm.Load(m); !s.ok()) return alea::capi::FailWith(error, s);
+  vm->loading = module;
+  if (alea_code c = vm->BindValues(m, error); c != ALEA_OK) return c;
+  // Retained, not copied: it is immutable (the internal Vm has its own copy
+  // of the bytecode; this one is for the exports, types and sources).
+  vm->module = alea_module_retain(const_cast<alea_module*>(module));
+  vm->loading = vm->module;
+  if (absl::Status s = vm->vm.RunInit(); !s.ok()) {
+    const alea_code c = vm->Failed(s, error);
+    // Globals that were not computed must not be read by a later call.
+    alea_module_release(vm->module);
+    vm->module = nullptr;
+    return c;
+  }
+  return ALEA_OK;
+}
+
+alea_code alea_vm_find(alea_vm* vm, const char* name, alea_function** out, alea_error** error) {
+  using alea::capi::Fail;
+  if (vm->module == nullptr) return Fail(error, ALEA_FAILED_PRECONDITION, "no module loaded");
+  const std::string wanted = name == nullptr ? "" : name;
+  if (auto it = vm->found.find(wanted); it != vm->found.end() && it->second->load == vm->load) {
+    *out = it->second;
+    return ALEA_OK;
+  }
+  const alea::vm::Module& m = vm->module->data.module;
+  for (size_t i = 0; i < m.exports.size(); ++i) {
+    const alea::vm::Export& e = m.exports[i];
+    if (e.name != wanted) continue;
+    std::optional<std::string> signature =
+        alea::capi::SignatureOf(m, e.params, e.result, e.uses_rng);
+    if (!signature) {
+      return Fail(error, ALEA_INVALID_ARGUMENT,
+                  absl::StrCat("function `", wanted,
+                               "` takes or returns a function, which cannot be passed to or "
+                               "from the host"));
+    }
+    alea_function& f = vm->functions.emplace_back();
+    f.vm = vm;
+    f.name = wanted;
+    f.signature = *std::move(signature);
+    f.load = vm->load;
+    f.export_index = static_cast<uint32_t>(i);
+    f.function = e.function;
+    f.params = e.params;
+    if (e.uses_rng) {
+      // The ambient stream: a RandState, whatever T index the module gives one.
+      alea::vm::ExportType stream;
+      for (uint32_t t = 0; t < m.types.size(); ++t) {
+        if (m.types[t].kind == alea::vm::TypeDesc::Kind::kRandState) stream.type = t;
+      }
+      f.params.push_back(stream);
+    }
+    f.result = e.result;
+    f.result_is_ref = m.types[e.result.type].is_reference();
+    f.result_kind = alea::capi::KindOf(m.types[e.result.type].kind);
+    f.scalar_params = true;
+    for (const alea::vm::ExportType& p : f.params) {
+      f.kinds.push_back(alea::capi::KindOf(m.types[p.type].kind));
+      f.scalar_params = f.scalar_params && f.kinds.back() <= ALEA_BOOL;
+    }
+    vm->found[wanted] = &f;
+    *out = &f;
+    return ALEA_OK;
+  }
+  return Fail(error, ALEA_NOT_FOUND, absl::StrCat("no function `", wanted, "` in the module"));
+}
+
+const char* alea_function_name(const alea_function* function) { return function->name.c_str(); }
+const char* alea_function_signature(const alea_function* function) {
+  return function->signature.c_str();
+}
+size_t alea_function_arity(const alea_function* function) { return function->params.size(); }
+
+static alea_code Call(alea_vm* vm, const alea_function* function, const alea_value* args,
+                      size_t count, void* buffer, size_t capacity, alea_value* result,
+                      alea_error** error) {
+  using alea::capi::Fail;
+  if (function == nullptr || function->vm != vm || vm->module == nullptr ||
+      function->load != vm->load) {
+    return Fail(error, ALEA_FAILED_PRECONDITION,
+                absl::StrCat("`", function == nullptr ? "" : function->name,
+                             "` belongs to no module loaded in this VM"));
+  }
+  if (count != function->params.size()) {
+    return Fail(error, ALEA_INVALID_ARGUMENT,
+                absl::StrCat("`", function->name, "` takes ", function->params.size(),
+                             " arguments, not ", count, ": ", function->signature));
+  }
+  if (count > 0 && args == nullptr) return Fail(error, ALEA_INVALID_ARGUMENT, "no arguments");
+  const alea::vm::Module& m = vm->module->data.module;
+  if (buffer != nullptr &&
+      m.types[function->result.type].kind != alea::vm::TypeDesc::Kind::kTensor) {
+    return Fail(
+        error, ALEA_INVALID_ARGUMENT,
+        absl::StrCat("`", function->name, "` does not return a Tensor: ", function->signature));
+  }
+  alea::capi::VmValues values;
+  // Scalars only (the common case of a hot call): converted here, the rest
+  // of the checks having nothing to find.
+  bool converted = function->scalar_params;
+  for (size_t i = 0; converted && i < count; ++i) {
+    const alea_value& a = args[i];
+    converted = a.kind == function->kinds[i];
+    values.push_back(a.kind == ALEA_INT     ? alea::vm::FromInt(a.as.i)
+                     : a.kind == ALEA_FLOAT ? alea::vm::FromFloat(a.as.f)
+                     : a.kind == ALEA_BOOL  ? alea::vm::FromBool(a.as.b != 0)
+                                            : alea::vm::Value{0});
+  }
+  if (!converted) {
+    if (alea_code c = alea::capi::Pass(vm, m, args, function->params, "argument", function->name,
+                                       values, error);
+        c != ALEA_OK) {
+      return c;
+    }
+  }
+  alea::vm::Value out = 0;
+  bool out_is_ref = false;
+  absl::Status status = vm->vm.Call(function->function, values, &out, &out_is_ref);
+  if (!status.ok()) return vm->Failed(status, error);
+  switch (function->result_kind) {
+    case ALEA_UNIT:
+      *result = alea_unit();
+      return ALEA_OK;
+    case ALEA_INT:
+      *result = alea_int(alea::vm::AsInt(out));
+      return ALEA_OK;
+    case ALEA_FLOAT:
+      *result = alea_float(alea::vm::AsFloat(out));
+      return ALEA_OK;
+    case ALEA_BOOL:
+      *result = alea_bool(out != 0);
+      return ALEA_OK;
+    default:
+      break;
+  }
+  alea::capi::Converter convert(vm->vm.heap(), m);
+  auto release = [&] {
+    if (out_is_ref && out != 0) vm->vm.heap().ReleaseValue(out);
+  };
+  if (convert.TooDeep(out, function->result.type)) {
+    release();
+    return Fail(error, ALEA_OUT_OF_RANGE,
+                absl::StrCat("the result of `", function->name, "` nests more than ",
+                             alea::capi::kMaxDepth, " levels deep, too deep to cross to the host"));
+  }
+  if (buffer != nullptr) {
+    const alea::vm::Object* o = alea::vm::AsObject(out);
+    const size_t bytes = static_cast<size_t>(alea::vm::SizeOf(o)) *
+                         static_cast<size_t>(alea::vm::ElementBytes(alea::vm::DTypeOf(o)));
+    if (bytes > capacity) {
+      release();
+      return Fail(error, ALEA_OUT_OF_RANGE,
+                  absl::StrCat("the result of `", function->name, "` has shape ",
+                               alea::vm::ShapeString(alea::vm::ShapeOf(o)), " (", bytes,
+                               " bytes), more than the buffer's ", capacity));
+    }
+  }
+  *result = convert.FromVm(out, function->result, buffer);
+  release();
+  return ALEA_OK;
+}
+
+alea_code alea_call(alea_vm* vm, const alea_function* function, const alea_value* args,
+                    size_t count, alea_value* result, alea_error** error) {
+  return Call(vm, function, args, count, nullptr, 0, result, error);
+}
+
+alea_code alea_call_into(alea_vm* vm, const alea_function* function, const alea_value* args,
+                         size_t count, void* buffer, size_t capacity, alea_value* result,
+                         alea_error** error) {
+  if (buffer == nullptr) {
+    return alea::capi::Fail(error, ALEA_INVALID_ARGUMENT, "no buffer for the result");
+  }
+  if (reinterpret_cast<uintptr_t>(buffer) % 4 != 0) {
+    return alea::capi::Fail(error, ALEA_INVALID_ARGUMENT,
+                            "the result buffer must be aligned to 4 bytes");
+  }
+  return Call(vm, function, args, count, buffer, capacity, result, error);
+}
+
+void alea_vm_interrupt(alea_vm* vm) { vm->vm.Interrupt(); }
+
+void alea_vm_stats(const alea_vm* vm, alea_stats* out) {
+  const alea::vm::Stats in = vm->vm.stats();
+  out->instructions = in.instructions;
+  out->calls = in.calls;
+  out->allocations = in.allocations;
+  out->peak_heap_bytes = in.peak_heap_bytes;
+  out->heap_bytes_live = in.heap_bytes_live;
+  out->bytes_copied = in.bytes_copied;
+}
+
+void alea_host_function_init(alea_host_function* function) {
+  *function = alea_host_function{};
+  function->size = sizeof(alea_host_function);
+}
+
+alea_code alea_host_fail(alea_host_call* call, const char* message) {
+  call->failed = true;
+  call->failure = message == nullptr ? "" : message;
+  return ALEA_ABORTED;
+}
+void* alea_host_user(const alea_host_call* call) { return call->entry->spec.user; }
+uint32_t alea_host_site(const alea_host_call* call) { return call->site; }
+void** alea_host_site_data(alea_host_call* call) { return &call->entry->sites[call->site]; }
+
+alea_code alea_vm_register_function(alea_vm* vm, const alea_host_function* function,
+                                    alea_error** error) {
+  using alea::capi::Fail;
+  alea_host_function spec;
+  alea_host_function_init(&spec);
+  if (function != nullptr) {
+    std::memcpy(&spec, function, std::min(function->size, sizeof(alea_host_function)));
+  }
+  spec.size = sizeof(alea_host_function);
+  if (spec.name == nullptr || spec.fn == nullptr) {
+    return Fail(error, ALEA_INVALID_ARGUMENT, "a host function needs a name and a function");
+  }
+  auto& hosts = vm->hosts;
+  auto it =
+      std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h->name == spec.name; });
+  if (it != hosts.end()) {
+    // The old entry goes (its user data freed); the VM's native table keeps
+    // a pointer to the entry, so the new one takes its place.
+    (*it)->ClearSites();
+    if ((*it)->spec.free_user != nullptr) (*it)->spec.free_user((*it)->spec.user);
+    (*it)->spec = spec;
+  } else {
+    auto entry = std::make_unique<alea::capi::HostEntry>();
+    entry->spec = spec;
+    entry->name = spec.name;
+    entry->native_name = absl::StrCat(alea::vm::kExternPrefix, spec.name);
+    entry->owner = vm;
+    it = hosts.insert(hosts.end(), std::move(entry));
+  }
+  // Bound to the VM as a native when a module declaring it loads (its arity
+  // is the declaration's).
+  (*it)->signature = spec.signature == nullptr ? "" : spec.signature;
+  return ALEA_OK;
+}
+
+alea_code alea_vm_register_value(alea_vm* vm, const char* name, alea_value value,
+                                 alea_error** error) {
+  if (name == nullptr || !alea::capi::ValidValue(value)) {
+    return alea::capi::Fail(error, ALEA_INVALID_ARGUMENT, "a value needs a name and a value");
+  }
+  auto& values = vm->values;
+  auto it =
+      std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
+  alea_retain(value);
+  if (it != values.end()) {
+    alea_release(it->second);
+    it->second = value;
+  } else {
+    values.emplace_back(name, value);
+  }
+  return ALEA_OK;
+}
+
+}  // extern "C"
