@@ -2,11 +2,12 @@
 # a CMake package so that a host project does
 #
 #   find_package(alea REQUIRED)
-#   target_link_libraries(host PRIVATE alea::alea)
+#   target_link_libraries(host PRIVATE alea::alea)     # static: C and C++ APIs
+#   target_link_libraries(host PRIVATE alea::shared)   # libalea.so: the C API
 #
-# (examples/embed/, docs/decisions.md "Embedding"). Everything is
-# static: Debian's asmjit is a non-PIC static archive, so no shared libalea
-# could contain the JIT.
+# (examples/embed/, docs/embedding.md). alea::shared exists when the build
+# had ALEA_SHARED (the release preset), which also compiles asmjit from
+# Debian's source package and installs it beside Alea's archives.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -26,6 +27,13 @@ endif()
 install(TARGETS alea_embed alea_embed_vm alea_vm alea_stdlib alea_lang alea_compiler
         EXPORT alea-targets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(ALEA_SHARED)
+  # The C API alone (embed/alea.map); it needs nothing else installed.
+  set_target_properties(alea_shared PROPERTIES EXPORT_NAME shared)
+  install(TARGETS alea_shared
+          EXPORT alea-targets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(TARGETS alea RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Only the public headers: they include nothing of vm/, lang/... (pimpl).
 file(GLOB ALEA_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/alea/*.h)

@@ -911,6 +911,10 @@ const char* alea_function_signature(const alea_function* function) {
   return function->signature.c_str();
 }
 size_t alea_function_arity(const alea_function* function) { return function->params.size(); }
+alea_kind alea_function_param_kind(const alea_function* function, size_t i) {
+  return i < function->kinds.size() ? function->kinds[i] : ALEA_UNIT;
+}
+alea_kind alea_function_result_kind(const alea_function* function) { return function->result_kind; }
 
 static alea_code Call(alea_vm* vm, const alea_function* function, const alea_value* args,
                       size_t count, void* buffer, size_t capacity, alea_value* result,

@@ -20,55 +20,57 @@ constexpr char kAlea[] =
     "fn addf(a: Float, b: Float) -> Float = a + b\n"
     "fn first(x: Tensor) -> Float = item(x[0])\n";
 
+// kAlea compiled and loaded into a VM through the C API, and one function of it.
+struct Loaded {
+  explicit Loaded(const char* name) {
+    alea_compile(kAlea, std::strlen(kAlea), "bench.alea", nullptr, &module, nullptr);
+    vm = alea_vm_new(nullptr);
+    alea_vm_load(vm, module, nullptr);
+    alea_vm_find(vm, name, &function, nullptr);
+  }
+  ~Loaded() {
+    alea_vm_free(vm);
+    alea_module_release(module);
+  }
+  alea_module* module = nullptr;
+  alea_vm* vm = nullptr;
+  alea_function* function = nullptr;
+};
+
 // add(i, 1) through the C API: the arguments in an array, the result in a value.
 void BM_CApiAddInt(benchmark::State& state) {
-  alea_module* m = nullptr;
-  alea_compile(kAlea, std::strlen(kAlea), "bench.alea", nullptr, &m, nullptr);
-  alea_vm* vm = alea_vm_new(nullptr);
-  alea_vm_load(vm, m, nullptr);
-  alea_function* add = nullptr;
-  alea_vm_find(vm, "add", &add, nullptr);
+  Loaded add("add");
   int64_t i = 0;
   for (auto _ : state) {
     alea_value args[2] = {alea_int(i), alea_int(1)};
     alea_value r;
-    if (alea_call(vm, add, args, 2, &r, nullptr) != ALEA_OK) state.SkipWithError("call failed");
+    if (alea_call(add.vm, add.function, args, 2, &r, nullptr) != ALEA_OK) {
+      state.SkipWithError("call failed");
+    }
     i = r.as.i;
   }
   benchmark::DoNotOptimize(i);
-  alea_vm_free(vm);
-  alea_module_release(m);
 }
 BENCHMARK(BM_CApiAddInt);
 
 void BM_CApiAddFloat(benchmark::State& state) {
-  alea_module* m = nullptr;
-  alea_compile(kAlea, std::strlen(kAlea), "bench.alea", nullptr, &m, nullptr);
-  alea_vm* vm = alea_vm_new(nullptr);
-  alea_vm_load(vm, m, nullptr);
-  alea_function* add = nullptr;
-  alea_vm_find(vm, "addf", &add, nullptr);
+  Loaded add("addf");
   double x = 0;
   for (auto _ : state) {
     alea_value args[2] = {alea_float(x), alea_float(1.0)};
     alea_value r;
-    if (alea_call(vm, add, args, 2, &r, nullptr) != ALEA_OK) state.SkipWithError("call failed");
+    if (alea_call(add.vm, add.function, args, 2, &r, nullptr) != ALEA_OK) {
+      state.SkipWithError("call failed");
+    }
     x = r.as.f;
   }
   benchmark::DoNotOptimize(x);
-  alea_vm_free(vm);
-  alea_module_release(m);
 }
 BENCHMARK(BM_CApiAddFloat);
 
 // A 1-element tensor viewed in place, its element read back as a Float.
 void BM_CApiTensorView(benchmark::State& state) {
-  alea_module* m = nullptr;
-  alea_compile(kAlea, std::strlen(kAlea), "bench.alea", nullptr, &m, nullptr);
-  alea_vm* vm = alea_vm_new(nullptr);
-  alea_vm_load(vm, m, nullptr);
-  alea_function* first = nullptr;
-  alea_vm_find(vm, "first", &first, nullptr);
+  Loaded first("first");
   float data[1] = {2.0f};
   const int64_t shape[1] = {1};
   alea_value t;
@@ -76,13 +78,13 @@ void BM_CApiTensorView(benchmark::State& state) {
   double x = 0;
   for (auto _ : state) {
     alea_value r;
-    if (alea_call(vm, first, &t, 1, &r, nullptr) != ALEA_OK) state.SkipWithError("call failed");
+    if (alea_call(first.vm, first.function, &t, 1, &r, nullptr) != ALEA_OK) {
+      state.SkipWithError("call failed");
+    }
     x += r.as.f;
   }
   benchmark::DoNotOptimize(x);
   alea_release(t);
-  alea_vm_free(vm);
-  alea_module_release(m);
 }
 BENCHMARK(BM_CApiTensorView);
 

@@ -345,6 +345,11 @@ ALEA_API const char* alea_function_name(const alea_function* function);
  * stream as one more, last, RandState parameter, which a call passes. */
 ALEA_API const char* alea_function_signature(const alea_function* function);
 ALEA_API size_t alea_function_arity(const alea_function* function);
+/* The kind of parameter `i` (ALEA_UNIT past the last) and of the result: what
+ * a binding needs to convert a host value before the call (an integer where a
+ * Float is taken). */
+ALEA_API alea_kind alea_function_param_kind(const alea_function* function, size_t i);
+ALEA_API alea_kind alea_function_result_kind(const alea_function* function);
 
 /* Calls `function` with `args[0..count)` (borrowed; a RandState among them is
  * consumed). The whole list is checked (count, each value's type, a tensor's

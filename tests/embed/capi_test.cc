@@ -133,6 +133,9 @@ TEST_F(CApi, Scalars) {
   EXPECT_EQ(r.as.b, 0);
   EXPECT_EQ(std::string(alea_function_signature(Find("add"))), "(Int, Int) -> Int");
   EXPECT_EQ(alea_function_arity(Find("add")), 2u);
+  EXPECT_EQ(alea_function_param_kind(Find("half"), 0), ALEA_FLOAT);
+  EXPECT_EQ(alea_function_param_kind(Find("half"), 1), ALEA_UNIT);
+  EXPECT_EQ(alea_function_result_kind(Find("negate")), ALEA_BOOL);
 }
 
 TEST_F(CApi, Strings) {

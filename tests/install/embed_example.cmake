@@ -1,11 +1,18 @@
-# CTest `install.embed_example` (cmake -P): installs this build tree into a
-# scratch prefix, builds examples/embed/ against that prefix as a separate
-# project would (find_package(alea)), runs it and compares its stdout with
-# examples/embed/expected.out. So the exported package, its dependencies and
-# the public headers are checked as a host sees them, not as the build tree does.
+# CTest `install.embed_example`, `install.c_example` (cmake -P): installs this
+# build tree into a scratch prefix, builds examples/EXAMPLE/ against that
+# prefix as a separate project would (find_package(alea)), runs it and
+# compares its stdout with examples/EXAMPLE/expected.out. So the exported
+# package, its dependencies and the public headers are checked as a host sees
+# them, not as the build tree does.
 #
-# Inputs (-D): BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, BUILD_TYPE.
+# Inputs (-D): EXAMPLE (embed: C++ and alea::alea; c: C and alea::shared),
+# BUILD_DIR, SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, C_COMPILER, BUILD_TYPE.
 cmake_minimum_required(VERSION 3.25)
+if(NOT EXAMPLE)
+  set(EXAMPLE embed)
+endif()
+set(example_dir ${SOURCE_DIR}/examples/${EXAMPLE})
+set(executable ${EXAMPLE}_example)
 
 set(prefix ${WORK_DIR}/prefix)
 set(example_build ${WORK_DIR}/build)
@@ -23,21 +30,21 @@ endfunction()
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 # The same compiler and build type as this tree. Sanitizer flags need no
 # passing: a sanitized alea::alea carries -fsanitize in its link options.
-step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/embed -B ${example_build} -G ${GENERATOR}
-     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
-     -DCMAKE_PREFIX_PATH=${prefix})
+step(${CMAKE_COMMAND} -S ${example_dir} -B ${example_build} -G ${GENERATOR}
+     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_C_COMPILER=${C_COMPILER}
+     -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_PREFIX_PATH=${prefix})
 step(${CMAKE_COMMAND} --build ${example_build})
 
-execute_process(COMMAND ${example_build}/embed_example RESULT_VARIABLE rc OUTPUT_VARIABLE actual
+execute_process(COMMAND ${example_build}/${executable} RESULT_VARIABLE rc OUTPUT_VARIABLE actual
                 ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "embed_example exited with ${rc}\nstdout:\n${actual}\nstderr:\n${err}")
+  message(FATAL_ERROR "${executable} exited with ${rc}\nstdout:\n${actual}\nstderr:\n${err}")
 endif()
-file(READ ${SOURCE_DIR}/examples/embed/expected.out expected)
+file(READ ${example_dir}/expected.out expected)
 if(NOT actual STREQUAL expected)
   file(WRITE ${WORK_DIR}/actual.out "${actual}")
-  execute_process(COMMAND diff -u ${SOURCE_DIR}/examples/embed/expected.out
+  execute_process(COMMAND diff -u ${example_dir}/expected.out
                           ${WORK_DIR}/actual.out OUTPUT_VARIABLE diff)
-  message(FATAL_ERROR "embed_example's output differs from expected.out:\n${diff}")
+  message(FATAL_ERROR "${executable}'s output differs from expected.out:\n${diff}")
 endif()
-message(STATUS "embed_example's output matches expected.out")
+message(STATUS "${executable}'s output matches expected.out")
