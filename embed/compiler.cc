@@ -14,7 +14,7 @@
 
 namespace alea {
 
-absl::StatusOr<Module> Compile(std::string_view source, std::string_view file_name) {
+StatusOr<Module> Compile(std::string_view source, std::string_view file_name) {
   auto data = std::make_shared<embed_internal::ModuleData>();
   lang::FileId root = data->sources.Add(std::string(file_name), std::string(source));
   lang::Diagnostics diags;
@@ -27,7 +27,7 @@ absl::StatusOr<Module> Compile(std::string_view source, std::string_view file_na
     ok = module.ok();
     if (ok) data->module = *std::move(module);
   }
-  if (!ok) return absl::InvalidArgumentError(lang::RenderAll(data->sources, diags));
+  if (!ok) return Status(StatusCode::kInvalidArgument, lang::RenderAll(data->sources, diags));
   return Module(std::move(data));
 }
 

@@ -6,12 +6,22 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "alea/vm.h"
 #include "lang/source.h"
 #include "vm/bytecode.h"
 #include "vm/random/keys.h"
 
 namespace alea::embed_internal {
+
+// The public API's statuses (alea/status.h) of the internal ones (Abseil's).
+Status Public(const absl::Status& status);
+template <typename T>
+StatusOr<T> Public(absl::StatusOr<T>&& s) {
+  if (!s.ok()) return Public(s.status());
+  return *std::move(s);
+}
 
 // A compiled module and the sources it came from: run-time errors are
 // rendered against them as `alea run` renders them. Immutable once made, so

@@ -105,10 +105,9 @@ const std::vector<int64_t>& Tensor::shape() const { return d_->shape; }
 int64_t Tensor::size() const { return d_->size; }
 bool Tensor::is_view() const { return d_->view; }
 const void* Tensor::data() const { return d_->data; }
-absl::Span<const float> Tensor::floats() const {
+std::span<const float> Tensor::floats() const {
   if (d_->dtype != DType::kF32) return {};
-  return absl::Span<const float>(static_cast<const float*>(d_->data),
-                                 static_cast<size_t>(d_->size));
+  return std::span<const float>(static_cast<const float*>(d_->data), static_cast<size_t>(d_->size));
 }
 
 RandState RandState::FromSeed(int64_t seed) {
@@ -233,20 +232,57 @@ std::string Module::ToBytes() const {
   return vm::EncodeModule(d_->module, texts);
 }
 
-absl::StatusOr<Module> Module::FromBytes(std::string_view bytes) {
-  absl::StatusOr<vm::ModuleFile> decoded =
-      vm::DecodeModule(absl::string_view(bytes.data(), bytes.size()));
-  if (!decoded.ok()) return decoded.status();
-  // Verified now, where byte offsets can be named (Vm::Load checks again).
-  vm::VerifyOptions options;
-  options.code_offsets = decoded->code_offsets;
-  if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) return s;
-  auto data = std::make_shared<embed_internal::ModuleData>();
-  for (size_t i = 0; i < decoded->module.files.size(); ++i) {
-    data->sources.Add(decoded->module.files[i], std::move(decoded->sources[i]));
+namespace embed_internal {
+
+Status Public(const absl::Status& status) {
+  if (status.ok()) return Status();
+  StatusCode code = StatusCode::kInternal;
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      code = StatusCode::kInvalidArgument;
+      break;
+    case absl::StatusCode::kNotFound:
+      code = StatusCode::kNotFound;
+      break;
+    case absl::StatusCode::kFailedPrecondition:
+      code = StatusCode::kFailedPrecondition;
+      break;
+    case absl::StatusCode::kResourceExhausted:
+      code = StatusCode::kResourceExhausted;
+      break;
+    case absl::StatusCode::kCancelled:
+      code = StatusCode::kCancelled;
+      break;
+    case absl::StatusCode::kAborted:
+      code = StatusCode::kAborted;
+      break;
+    case absl::StatusCode::kOutOfRange:
+      code = StatusCode::kOutOfRange;
+      break;
+    default:
+      break;
   }
-  data->module = std::move(decoded->module);
-  return Module(std::move(data));
+  return Status(code, std::string(status.message()));
+}
+
+}  // namespace embed_internal
+
+StatusOr<Module> Module::FromBytes(std::string_view bytes) {
+  return embed_internal::Public([&]() -> absl::StatusOr<Module> {
+    absl::StatusOr<vm::ModuleFile> decoded =
+        vm::DecodeModule(absl::string_view(bytes.data(), bytes.size()));
+    if (!decoded.ok()) return decoded.status();
+    // Verified now, where byte offsets can be named (Vm::Load checks again).
+    vm::VerifyOptions options;
+    options.code_offsets = decoded->code_offsets;
+    if (absl::Status s = vm::VerifyModule(decoded->module, options); !s.ok()) return s;
+    auto data = std::make_shared<embed_internal::ModuleData>();
+    for (size_t i = 0; i < decoded->module.files.size(); ++i) {
+      data->sources.Add(decoded->module.files[i], std::move(decoded->sources[i]));
+    }
+    data->module = std::move(decoded->module);
+    return Module(std::move(data));
+  }());
 }
 
 }  // namespace alea

@@ -539,7 +539,7 @@ absl::StatusOr<vm::Value> HostEntry::Invoke(vm::NativeContext& ctx, const vm::Va
   }
   const uint32_t site = ctx.site();
   HostCall call(host_args, &sites[site], site);
-  absl::StatusOr<Value> r = fn(call);
+  StatusOr<Value> r = fn(call);
   if (!r.ok()) {
     return ctx.Fail(vm::RuntimeErrorId::kHostFunctionFailed, name, r.status().message());
   }
@@ -649,99 +649,105 @@ void Vm::RegisterValue(std::string name, Value value) {
   }
 }
 
-absl::Status Vm::Load(const Module& module) {
-  if (module.data() == nullptr) return absl::InvalidArgumentError("an empty Module");
-  ++s_->load;
-  s_->module.reset();
-  const vm::Module& m = module.data()->module;
-  if (absl::Status s = s_->vm.Load(m); !s.ok()) return s;
-  s_->types = &m;
-  if (absl::Status s = s_->BindExterns(m); !s.ok()) return s;
-  // Shared, not copied: it is immutable (the internal Vm has its own copy of
-  // the bytecode; this one is for the exports and the sources).
-  s_->module = module.data();
-  absl::Status status = s_->Rendered(s_->vm.RunInit());
-  // Globals that were not computed must not be read by a later Call.
-  if (!status.ok()) s_->module.reset();
-  return status;
+Status Vm::Load(const Module& module) {
+  return embed_internal::Public([&]() -> absl::Status {
+    if (module.data() == nullptr) return absl::InvalidArgumentError("an empty Module");
+    ++s_->load;
+    s_->module.reset();
+    const vm::Module& m = module.data()->module;
+    if (absl::Status s = s_->vm.Load(m); !s.ok()) return s;
+    s_->types = &m;
+    if (absl::Status s = s_->BindExterns(m); !s.ok()) return s;
+    // Shared, not copied: it is immutable (the internal Vm has its own copy of
+    // the bytecode; this one is for the exports and the sources).
+    s_->module = module.data();
+    absl::Status status = s_->Rendered(s_->vm.RunInit());
+    // Globals that were not computed must not be read by a later Call.
+    if (!status.ok()) s_->module.reset();
+    return status;
+  }());
 }
 
-absl::StatusOr<Function> Vm::Find(std::string_view name, const Signature& signature) const {
-  if (s_->module == nullptr) return absl::FailedPreconditionError("no module loaded");
-  // This Abseil's string_view is not std::string_view.
-  const std::string name_text(name);
-  const vm::Module& m = s_->module->module;
-  for (const vm::Export& e : m.exports) {
-    if (e.name != name) continue;
-    std::optional<Signature> host = embed_internal::HostSignature(m, e.params, e.result);
-    if (!host) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("function `", name_text,
-                       "` takes or returns a function, which cannot be passed to or from the "
-                       "host yet"));
+StatusOr<Function> Vm::Find(std::string_view name, const Signature& signature) const {
+  return embed_internal::Public([&]() -> absl::StatusOr<Function> {
+    if (s_->module == nullptr) return absl::FailedPreconditionError("no module loaded");
+    // This Abseil's string_view is not std::string_view.
+    const std::string name_text(name);
+    const vm::Module& m = s_->module->module;
+    for (const vm::Export& e : m.exports) {
+      if (e.name != name) continue;
+      std::optional<Signature> host = embed_internal::HostSignature(m, e.params, e.result);
+      if (!host) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("function `", name_text,
+                         "` takes or returns a function, which cannot be passed to or from the "
+                         "host yet"));
+      }
+      Signature actual = *std::move(host);
+      if (e.uses_rng) actual.params.push_back(Type::kRandState);
+      if (actual.params != signature.params || actual.result != signature.result) {
+        return absl::InvalidArgumentError(absl::StrCat("function `", name_text, "` has type ",
+                                                       SignatureString(actual), ", not ",
+                                                       SignatureString(signature)));
+      }
+      Function f;
+      f.name_ = name_text;
+      f.signature_ = std::move(actual);
+      f.load_ = s_->load;
+      f.index_ = static_cast<uint32_t>(&e - m.exports.data());
+      return f;
     }
-    Signature actual = *std::move(host);
-    if (e.uses_rng) actual.params.push_back(Type::kRandState);
-    if (actual.params != signature.params || actual.result != signature.result) {
-      return absl::InvalidArgumentError(absl::StrCat("function `", name_text, "` has type ",
-                                                     SignatureString(actual), ", not ",
-                                                     SignatureString(signature)));
-    }
-    Function f;
-    f.name_ = name_text;
-    f.signature_ = std::move(actual);
-    f.load_ = s_->load;
-    f.index_ = static_cast<uint32_t>(&e - m.exports.data());
-    return f;
-  }
-  return absl::NotFoundError(absl::StrCat("no function `", name_text, "` in the module"));
+    return absl::NotFoundError(absl::StrCat("no function `", name_text, "` in the module"));
+  }());
 }
 
-absl::StatusOr<Value> Vm::Call(const Function& function, absl::Span<const Value> args) {
-  if (s_->module == nullptr || function.load_ != s_->load) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("`", function.name(), "` belongs to no module loaded in this Vm"));
-  }
-  const vm::Module& m = s_->module->module;
-  const vm::Export& e = m.exports[function.index_];
-  const Signature& sig = function.signature();
-  if (args.size() != sig.params.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "`", function.name(), "` takes ", sig.params.size(), " arguments, not ", args.size()));
-  }
-  std::vector<vm::Value> values;
-  std::vector<bool> is_ref;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].type() != sig.params[i]) {
-      s_->Drop(values, is_ref);
-      return absl::InvalidArgumentError(absl::StrCat("argument ", i + 1, " of `", function.name(),
-                                                     "` must be ", TypeName(sig.params[i]),
-                                                     ", not ", TypeName(args[i].type())));
+StatusOr<Value> Vm::Call(const Function& function, std::span<const Value> args) {
+  return embed_internal::Public([&]() -> absl::StatusOr<Value> {
+    if (s_->module == nullptr || function.load_ != s_->load) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("`", function.name(), "` belongs to no module loaded in this Vm"));
     }
-    // The ambient stream of a `uses rng` function has no ExportType: a RandState's.
-    static const vm::ExportType kStream;
-    const vm::ExportType& t = i < e.params.size() ? e.params[i] : kStream;
-    absl::StatusOr<vm::Value> v = s_->ToVm(args[i], t, i);
-    if (!v.ok()) {
-      s_->Drop(values, is_ref);
-      return v.status();
+    const vm::Module& m = s_->module->module;
+    const vm::Export& e = m.exports[function.index_];
+    const Signature& sig = function.signature();
+    if (args.size() != sig.params.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "`", function.name(), "` takes ", sig.params.size(), " arguments, not ", args.size()));
     }
-    values.push_back(*v);
-    is_ref.push_back(embed_internal::IsReference(sig.params[i]));
-  }
-  vm::Value result = 0;
-  bool result_is_ref = false;
-  absl::Status status = s_->vm.Call(e.function, values, &result, &result_is_ref);
-  if (!status.ok()) return s_->Rendered(status);
-  if (embed_internal::TooDeep(result, e.result.type, m)) {
+    std::vector<vm::Value> values;
+    std::vector<bool> is_ref;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].type() != sig.params[i]) {
+        s_->Drop(values, is_ref);
+        return absl::InvalidArgumentError(absl::StrCat("argument ", i + 1, " of `", function.name(),
+                                                       "` must be ", TypeName(sig.params[i]),
+                                                       ", not ", TypeName(args[i].type())));
+      }
+      // The ambient stream of a `uses rng` function has no ExportType: a RandState's.
+      static const vm::ExportType kStream;
+      const vm::ExportType& t = i < e.params.size() ? e.params[i] : kStream;
+      absl::StatusOr<vm::Value> v = s_->ToVm(args[i], t, i);
+      if (!v.ok()) {
+        s_->Drop(values, is_ref);
+        return v.status();
+      }
+      values.push_back(*v);
+      is_ref.push_back(embed_internal::IsReference(sig.params[i]));
+    }
+    vm::Value result = 0;
+    bool result_is_ref = false;
+    absl::Status status = s_->vm.Call(e.function, values, &result, &result_is_ref);
+    if (!status.ok()) return s_->Rendered(status);
+    if (embed_internal::TooDeep(result, e.result.type, m)) {
+      if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
+      return absl::OutOfRangeError(absl::StrCat(
+          "the result of `", function.name(), "` nests more than ",
+          embed_internal::kMaxBoundaryDepth, " levels deep, too deep to cross to the host"));
+    }
+    Value out = VmState::FromVm(result, sig.result, m, e.result.type);
     if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
-    return absl::OutOfRangeError(absl::StrCat(
-        "the result of `", function.name(), "` nests more than ", embed_internal::kMaxBoundaryDepth,
-        " levels deep, too deep to cross to the host"));
-  }
-  Value out = VmState::FromVm(result, sig.result, m, e.result.type);
-  if (result_is_ref && result != 0) s_->vm.heap().ReleaseValue(result);
-  return out;
+    return out;
+  }());
 }
 
 Stats Vm::stats() const {

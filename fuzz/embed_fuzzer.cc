@@ -55,7 +55,7 @@ fn shapes(n: Int) -> [Shape] = map(range(n), |i| if i % 2 == 0 { Dot } else { Ci
 
 const alea::Module& TheModule() {
   static const alea::Module* const kModule = [] {
-    absl::StatusOr<alea::Module> m = alea::Compile(kSource, "embed_fuzzer.alea");
+    alea::StatusOr<alea::Module> m = alea::Compile(kSource, "embed_fuzzer.alea");
     if (!m.ok()) __builtin_trap();  // the fixed source compiles
     return new alea::Module(*std::move(m));
   }();
@@ -213,15 +213,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // function returns is drawn when it is called, of its declared type or not.
   const alea::Signature scale =
       in.Bool() ? alea::Signature{{Type::kFloat}, Type::kFloat} : RandomSignature(in);
-  vm.RegisterFunction("host_scale", scale, [&in, scale](alea::HostCall&) -> absl::StatusOr<Value> {
-    if (in.Below(8) == 7) return absl::InternalError("the host fails");
+  vm.RegisterFunction("host_scale", scale, [&in, scale](alea::HostCall&) -> alea::StatusOr<Value> {
+    if (in.Below(8) == 7) return alea::Status(alea::StatusCode::kInternal, "the host fails");
     return RandomValue(in, scale.result, 0);
   });
   const alea::Signature pick =
       in.Bool() ? alea::Signature{{Type::Array(Type::kInt)}, Type::Tuple({Type::kInt, Type::kStr})}
                 : RandomSignature(in);
   vm.RegisterFunction("host_pick", pick,
-                      [&in, pick](alea::HostCall& call) -> absl::StatusOr<Value> {
+                      [&in, pick](alea::HostCall& call) -> alea::StatusOr<Value> {
                         call.State<int>() += 1;
                         return RandomValue(in, pick.result, 0);
                       });
@@ -231,7 +231,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   alea::Module module = TheModule();
   if (in.Below(16) == 0) {
     // A module through its bytes, or none at all.
-    absl::StatusOr<alea::Module> again = alea::Module::FromBytes(module.ToBytes());
+    alea::StatusOr<alea::Module> again = alea::Module::FromBytes(module.ToBytes());
     module = again.ok() ? *again : alea::Module();
   }
   if (!vm.Load(module).ok()) return 0;
@@ -240,7 +240,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   while (!in.empty()) {
     const std::string name = kFunctions[in.Below(std::size(kFunctions))];
     const alea::Signature signature = SignatureFor(in, name);
-    absl::StatusOr<alea::Function> fn = vm.Find(name, signature);
+    alea::StatusOr<alea::Function> fn = vm.Find(name, signature);
     if (!fn.ok()) continue;
     std::vector<Value> args;
     for (const Type& t : signature.params) {

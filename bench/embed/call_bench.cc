@@ -89,14 +89,14 @@ void BM_CApiTensorView(benchmark::State& state) {
 BENCHMARK(BM_CApiTensorView);
 
 void BM_CppApiAddInt(benchmark::State& state) {
-  absl::StatusOr<alea::Module> m = alea::Compile(kAlea, "bench.alea");
+  alea::StatusOr<alea::Module> m = alea::Compile(kAlea, "bench.alea");
   alea::Vm vm;
   (void)vm.Load(*m);
-  absl::StatusOr<alea::Function> add =
+  alea::StatusOr<alea::Function> add =
       vm.Find("add", {{alea::Type::kInt, alea::Type::kInt}, alea::Type::kInt});
   int64_t i = 0;
   for (auto _ : state) {
-    absl::StatusOr<alea::Value> r = vm.Call(*add, {alea::Value::Int(i), alea::Value::Int(1)});
+    alea::StatusOr<alea::Value> r = vm.Call(*add, {alea::Value::Int(i), alea::Value::Int(1)});
     if (!r.ok()) state.SkipWithError("call failed");
     i = r->AsInt();
   }

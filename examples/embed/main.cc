@@ -57,8 +57,8 @@ void PrintTensor(const alea::Tensor& t) {
 }  // namespace
 
 int main() {
-  // 1. Source to module. Errors are absl::Status values, never exceptions.
-  absl::StatusOr<alea::Module> module = alea::Compile(kScript, "script.alea");
+  // 1. Source to module. Errors are alea::Status values, never exceptions.
+  alea::StatusOr<alea::Module> module = alea::Compile(kScript, "script.alea");
   if (!module.ok()) {
     std::fprintf(stderr, "%s\n", std::string(module.status().message()).c_str());
     return 1;
@@ -71,7 +71,7 @@ int main() {
   //    them against their declarations. HostCall::State gives each call site
   //    of `smooth` its own Average, kept between calls.
   vm.RegisterFunction("smooth", {{alea::Type::kFloat}, alea::Type::kFloat},
-                      [](alea::HostCall& call) -> absl::StatusOr<alea::Value> {
+                      [](alea::HostCall& call) -> alea::StatusOr<alea::Value> {
                         Average& avg = call.State<Average>();
                         const double x = call.args()[0].AsFloat();
                         avg.value = avg.started ? 0.5 * avg.value + 0.5 * x : x;
@@ -79,7 +79,7 @@ int main() {
                         return alea::Value::Float(avg.value);
                       });
   vm.RegisterValue("gain", alea::Value::Float(2.0));
-  if (absl::Status s = vm.Load(*module); !s.ok()) {
+  if (alea::Status s = vm.Load(*module); !s.ok()) {
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 1;
   }
@@ -88,7 +88,7 @@ int main() {
   //    types changed is refused here, not mid-call.
   const alea::Type tensor_and_state =
       alea::Type::Tuple({alea::Type::kTensor, alea::Type::kRandState});
-  absl::StatusOr<alea::Function> noisy_scale = vm.Find(
+  alea::StatusOr<alea::Function> noisy_scale = vm.Find(
       "noisy_scale",
       {{alea::Type::kRandState, alea::Type::kTensor, alea::Type::kFloat}, tensor_and_state});
   if (!noisy_scale.ok()) {
@@ -105,7 +105,7 @@ int main() {
   std::vector<float> buffer = {1, 2, 3, 4, 5, 6, 7, 8};
   alea::Value state = alea::RandState::FromSeed(42);
   for (int step = 1; step <= 2; ++step) {
-    absl::StatusOr<alea::Value> result = vm.Call(
+    alea::StatusOr<alea::Value> result = vm.Call(
         *noisy_scale, {state, alea::Tensor::View(buffer.data(), {8}), alea::Value::Float(10.0)});
     if (!result.ok()) {
       std::fprintf(stderr, "%s\n", std::string(result.status().message()).c_str());
@@ -119,47 +119,46 @@ int main() {
 
   // 5. Script functions that call the host: each call site of `smooth` keeps
   //    its own average, so the two trackers do not mix.
-  absl::StatusOr<alea::Function> speed =
+  alea::StatusOr<alea::Function> speed =
       vm.Find("track_speed", {{alea::Type::kFloat}, alea::Type::kFloat});
-  absl::StatusOr<alea::Function> load =
+  alea::StatusOr<alea::Function> load =
       vm.Find("track_load", {{alea::Type::kFloat}, alea::Type::kFloat});
   if (!speed.ok() || !load.ok()) {
-    const absl::Status& s = speed.ok() ? load.status() : speed.status();
+    const alea::Status& s = speed.ok() ? load.status() : speed.status();
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 1;
   }
   std::printf("\n");
   for (double x : {10.0, 20.0, 40.0}) {
-    absl::StatusOr<alea::Value> v = vm.Call(*speed, {alea::Value::Float(x)});
-    absl::StatusOr<alea::Value> w = vm.Call(*load, {alea::Value::Float(100.0 - x)});
+    alea::StatusOr<alea::Value> v = vm.Call(*speed, {alea::Value::Float(x)});
+    alea::StatusOr<alea::Value> w = vm.Call(*load, {alea::Value::Float(100.0 - x)});
     std::printf("track_speed(%g) = %g   track_load(%g) = %g\n", x, v.ok() ? v->AsFloat() : -1.0,
                 100.0 - x, w.ok() ? w->AsFloat() : -1.0);
   }
 
   // 6. A runaway call is stopped by the budget with kResourceExhausted; its
   //    message is the diagnostic `alea run` would print, source line included.
-  absl::StatusOr<alea::Function> spin = vm.Find("spin", {{alea::Type::kInt}, alea::Type::kInt});
-  absl::StatusOr<alea::Function> add =
+  alea::StatusOr<alea::Function> spin = vm.Find("spin", {{alea::Type::kInt}, alea::Type::kInt});
+  alea::StatusOr<alea::Function> add =
       vm.Find("add", {{alea::Type::kInt, alea::Type::kInt}, alea::Type::kInt});
   if (!spin.ok() || !add.ok()) {
-    const absl::Status& s = spin.ok() ? add.status() : spin.status();
+    const alea::Status& s = spin.ok() ? add.status() : spin.status();
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 1;
   }
-  absl::StatusOr<alea::Value> runaway = vm.Call(*spin, {alea::Value::Int(1)});
-  std::printf("\nspin(1): %s\n%s\n", absl::StatusCodeToString(runaway.status().code()).c_str(),
+  alea::StatusOr<alea::Value> runaway = vm.Call(*spin, {alea::Value::Int(1)});
+  std::printf("\nspin(1): %s\n%s\n", alea::StatusCodeName(runaway.status().code()),
               std::string(runaway.status().message()).c_str());
 
   //    The same VM takes the next call: a failed call leaves nothing behind.
-  absl::StatusOr<alea::Value> sum = vm.Call(*add, {alea::Value::Int(2), alea::Value::Int(3)});
+  alea::StatusOr<alea::Value> sum = vm.Call(*add, {alea::Value::Int(2), alea::Value::Int(3)});
   std::printf("after it, add(2, 3) = %lld\n", static_cast<long long>(sum.ok() ? sum->AsInt() : -1));
 
   // 7. A script with a type error: Compile returns kInvalidArgument with the
   //    diagnostics in GCC's file:line:col layout, ready to show to its author.
-  absl::StatusOr<alea::Module> bad =
+  alea::StatusOr<alea::Module> bad =
       alea::Compile("fn half(x: Int) -> Int = x / 2.0\n", "bad.alea");
-  std::printf("\ncompiling bad.alea: %s\n%s\n",
-              absl::StatusCodeToString(bad.status().code()).c_str(),
+  std::printf("\ncompiling bad.alea: %s\n%s\n", alea::StatusCodeName(bad.status().code()),
               std::string(bad.status().message()).c_str());
   return 0;
 }

@@ -1,14 +1,13 @@
 // Embedding Alea: source text in, an alea::Module out (docs/decisions.md
 // "Embedding": the compiler's public entry point, apart from the VM).
 //
-//   absl::StatusOr<alea::Module> m = alea::Compile("fn twice(x: Int) -> Int = 2 * x\n");
+//   StatusOr<alea::Module> m = alea::Compile("fn twice(x: Int) -> Int = 2 * x\n");
 //   if (!m.ok()) std::cerr << m.status().message();  // the diagnostics
 #ifndef ALEA_COMPILER_H_
 #define ALEA_COMPILER_H_
 
 #include <string_view>
 
-#include "absl/status/statusor.h"
 #include "alea/vm.h"
 
 namespace alea {
@@ -19,7 +18,7 @@ namespace alea {
 // kInvalidArgument and its message the diagnostics exactly as `alea run`
 // prints them: "file:line:col: error: ..." with the source line and a caret.
 // The module keeps the source, so that run-time errors show it too.
-absl::StatusOr<Module> Compile(std::string_view source, std::string_view file_name = "<source>");
+StatusOr<Module> Compile(std::string_view source, std::string_view file_name = "<source>");
 
 }  // namespace alea
 

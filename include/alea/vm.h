@@ -3,13 +3,14 @@
 // Nothing here needs the compiler (alea/compiler.h makes Modules).
 //
 //   alea::Vm vm({.max_instructions = 10'000'000});
-//   if (absl::Status s = vm.Load(module); !s.ok()) return s;
-//   absl::StatusOr<alea::Function> f =
+//   if (Status s = vm.Load(module); !s.ok()) return s;
+//   StatusOr<alea::Function> f =
 //       vm.Find("scale", {{alea::Type::kTensor, alea::Type::kFloat}, alea::Type::kTensor});
-//   absl::StatusOr<alea::Value> r =
+//   StatusOr<alea::Value> r =
 //       vm.Call(*f, {alea::Tensor::View(buf, {2, 3}), alea::Value::Float(2.0)});
 //
-// Errors are statuses, never exceptions; a failed call leaves the Vm usable.
+// Errors are statuses (alea/status.h), never exceptions; a failed call leaves
+// the Vm usable. No type of another library appears here.
 // A Vm is used by one thread at a time (Interrupt excepted); several Vms may
 // run on several threads at once: they share nothing but immutable Modules.
 #ifndef ALEA_VM_H_
@@ -18,16 +19,16 @@
 #include <any>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
-#include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "absl/types/span.h"
+#include "alea/status.h"
 
 namespace alea {
 
@@ -116,7 +117,7 @@ class Tensor {
   // The elements (4 bytes each; 1 for kBool), read-only.
   const void* data() const;
   // The elements of an f32 tensor; empty for another dtype.
-  absl::Span<const float> floats() const;
+  std::span<const float> floats() const;
 
  private:
   friend struct embed_internal::VmState;
@@ -226,7 +227,7 @@ class Module {
   // A module from bytes that ToBytes or `alea build` wrote, without the
   // compiler. Malformed bytes are InvalidArgument, "malformed module: byte N:
   // ..."; what the module means is verified when a Vm loads it.
-  static absl::StatusOr<Module> FromBytes(std::string_view bytes);
+  static StatusOr<Module> FromBytes(std::string_view bytes);
   const std::shared_ptr<const embed_internal::ModuleData>& data() const { return d_; }
 
  private:
@@ -294,7 +295,7 @@ class HostCall {
   // The arguments, of the registered signature's types. Tensors are copies
   // the host may keep; a RandState argument is fresh (the Alea caller
   // consumed its own).
-  absl::Span<const Value> args() const { return args_; }
+  std::span<const Value> args() const { return args_; }
 
   // The state of this call site, kept between its calls: a default T at the
   // site's first call (or after a call that asked for another T), kept until
@@ -311,9 +312,9 @@ class HostCall {
 
  private:
   friend struct embed_internal::HostEntry;
-  HostCall(absl::Span<const Value> args, std::any* state, uint32_t site)
+  HostCall(std::span<const Value> args, std::any* state, uint32_t site)
       : args_(args), state_(state), site_(site) {}
-  absl::Span<const Value> args_;
+  std::span<const Value> args_;
   std::any* state_;
   uint32_t site_;
 };
@@ -322,7 +323,7 @@ class HostCall {
 // error status becomes the Alea run-time error "host function `f` failed:
 // MESSAGE" at the call, and Call returns kAborted with it. A host function
 // must not call back into its Vm.
-using HostFunction = std::function<absl::StatusOr<Value>(HostCall& call)>;
+using HostFunction = std::function<StatusOr<Value>(HostCall& call)>;
 
 // Status codes of Load and Call (the message is the Alea diagnostic, as
 // `alea run` prints it, with the source line):
@@ -354,13 +355,16 @@ class Vm {
 
   // Loads `module` (replacing any earlier one) and computes its top-level
   // `let`s. The Vm keeps what it needs: `module` may go away.
-  absl::Status Load(const Module& module);
+  Status Load(const Module& module);
 
   // The function `name` of the loaded module, if its type is `signature`. A
   // `uses rng` function takes its ambient stream as one more, last, RandState.
-  absl::StatusOr<Function> Find(std::string_view name, const Signature& signature) const;
+  StatusOr<Function> Find(std::string_view name, const Signature& signature) const;
 
-  absl::StatusOr<Value> Call(const Function& function, absl::Span<const Value> args);
+  StatusOr<Value> Call(const Function& function, std::span<const Value> args);
+  StatusOr<Value> Call(const Function& function, std::initializer_list<Value> args) {
+    return Call(function, std::span<const Value>(args.begin(), args.size()));
+  }
 
   Stats stats() const;
 

@@ -39,7 +39,7 @@ fn generic(x) = x
 class EmbedApi : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<Module> m = Compile(kSource, "api.alea");
+    alea::StatusOr<Module> m = Compile(kSource, "api.alea");
     ASSERT_TRUE(m.ok()) << m.status();
     module_ = *m;
     ASSERT_TRUE(vm_.Load(module_).ok());
@@ -52,7 +52,7 @@ class EmbedApi : public ::testing::Test {
 };
 
 TEST_F(EmbedApi, ScalarsAndStrings) {
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm_.Call(Get("add", {{Type::kInt, Type::kInt}, Type::kInt}), {Value::Int(40), Value::Int(2)});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->type(), Type::kInt);
@@ -74,7 +74,7 @@ TEST_F(EmbedApi, ScalarsAndStrings) {
 TEST_F(EmbedApi, PrintGoesToTheSink) {
   std::string out;
   vm_.SetOutput([&](std::string_view text) { out += text; });
-  absl::StatusOr<Value> r = vm_.Call(Get("say", {{Type::kInt}, Type::kUnit}), {Value::Int(7)});
+  alea::StatusOr<Value> r = vm_.Call(Get("say", {{Type::kInt}, Type::kUnit}), {Value::Int(7)});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->type(), Type::kUnit);
   EXPECT_EQ(out, "7\n");
@@ -84,7 +84,7 @@ TEST_F(EmbedApi, TensorViewsInAndCopiesOut) {
   const std::vector<float> host = {1, 2, 3, 4, 5, 6};
   const Tensor view = Tensor::View(host.data(), {2, 3});
   EXPECT_TRUE(view.is_view());
-  absl::StatusOr<Value> r = vm_.Call(Get("scale", {{Type::kTensor, Type::kFloat}, Type::kTensor}),
+  alea::StatusOr<Value> r = vm_.Call(Get("scale", {{Type::kTensor, Type::kFloat}, Type::kTensor}),
                                      {view, Value::Float(2.0)});
   ASSERT_TRUE(r.ok()) << r.status();
   const Tensor& t = r->AsTensor();
@@ -115,7 +115,7 @@ TEST_F(EmbedApi, TensorViewsInAndCopiesOut) {
 
 TEST_F(EmbedApi, TensorViewIsNotCopiedIntoTheHeap) {
   std::vector<float> big(1 << 20, 1.0f);  // 4 MiB
-  absl::StatusOr<Value> r = vm_.Call(Get("total", {{Type::kTensor}, Type::kFloat}),
+  alea::StatusOr<Value> r = vm_.Call(Get("total", {{Type::kTensor}, Type::kFloat}),
                                      {Tensor::View(big.data(), {1 << 20})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsFloat(), 1 << 20);
@@ -124,17 +124,17 @@ TEST_F(EmbedApi, TensorViewIsNotCopiedIntoTheHeap) {
 
 TEST_F(EmbedApi, TensorDtypeIsChecked) {
   const float host[2] = {1, 2};
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm_.Call(Get("ints", {{Type::kTensor}, Type::kTensor}), {Tensor::View(host, {2})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("Tensor(f32), the function takes a Tensor(i32)"));
 }
 
 TEST_F(EmbedApi, TensorShapeIsChecked) {
   const Function total = Get("total", {{Type::kTensor}, Type::kFloat});
-  absl::StatusOr<Value> r = vm_.Call(total, {Tensor::Copy({1, 2, 3, 4}, {2, 3})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  alea::StatusOr<Value> r = vm_.Call(total, {Tensor::Copy({1, 2, 3, 4}, {2, 3})});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("argument 1 has shape (2, 3) (6 elements) but was made from 4 values"));
   r = vm_.Call(total, {Tensor::Copy({}, {-1, 0})});
@@ -148,24 +148,24 @@ TEST_F(EmbedApi, RandStates) {
   Function draw = Get("draw", {{Type::kRandState}, Type::kTensor});
   RandState s = RandState::FromSeed(42);
   EXPECT_FALSE(s.consumed());
-  absl::StatusOr<Value> a = vm_.Call(draw, {s});
+  alea::StatusOr<Value> a = vm_.Call(draw, {s});
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_TRUE(s.consumed());
   EXPECT_EQ(a->AsTensor().size(), 4);
   // The same seed draws the same numbers, in a fresh state.
-  absl::StatusOr<Value> b = vm_.Call(draw, {RandState::FromSeed(42)});
+  alea::StatusOr<Value> b = vm_.Call(draw, {RandState::FromSeed(42)});
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(std::memcmp(a->AsTensor().data(), b->AsTensor().data(), 16), 0);
 
   // Use-once holds across the boundary: a copy is the same state.
   RandState copy = s;
-  absl::StatusOr<Value> again = vm_.Call(draw, {copy});
-  EXPECT_EQ(again.status().code(), absl::StatusCode::kAborted);
+  alea::StatusOr<Value> again = vm_.Call(draw, {copy});
+  EXPECT_EQ(again.status().code(), alea::StatusCode::kAborted);
   EXPECT_THAT(std::string(again.status().message()),
               StartsWith("alea: error: a RandState is used twice"));
 
   // A returned state is fresh and usable.
-  absl::StatusOr<Value> forked =
+  alea::StatusOr<Value> forked =
       vm_.Call(Get("fork", {{Type::kRandState}, Type::kRandState}), {RandState::FromSeed(1)});
   ASSERT_TRUE(forked.ok()) << forked.status();
   EXPECT_FALSE(forked->AsRandState().consumed());
@@ -173,7 +173,7 @@ TEST_F(EmbedApi, RandStates) {
 
   // `uses rng`: the ambient stream is a last RandState parameter.
   const float host[3] = {1, 2, 3};
-  absl::StatusOr<Value> n =
+  alea::StatusOr<Value> n =
       vm_.Call(Get("noisy", {{Type::kTensor, Type::kRandState}, Type::kTensor}),
                {Tensor::View(host, {3}), RandState::FromSeed(3)});
   ASSERT_TRUE(n.ok()) << n.status();
@@ -181,17 +181,17 @@ TEST_F(EmbedApi, RandStates) {
 }
 
 TEST_F(EmbedApi, FindChecksTheSignature) {
-  absl::StatusOr<Function> f = vm_.Find("add", {{Type::kInt, Type::kFloat}, Type::kInt});
-  EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
+  alea::StatusOr<Function> f = vm_.Find("add", {{Type::kInt, Type::kFloat}, Type::kInt});
+  EXPECT_EQ(f.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(f.status().message(),
             "function `add` has type (Int, Int) -> Int, not (Int, Float) -> Int");
   f = vm_.Find("add", {{Type::kInt, Type::kInt}, Type::kStr});
-  EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(f.status().code(), alea::StatusCode::kInvalidArgument);
 
-  EXPECT_EQ(vm_.Find("nope", {{}, Type::kUnit}).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(vm_.Find("nope", {{}, Type::kUnit}).status().code(), alea::StatusCode::kNotFound);
   // Generic functions have no one compiled instance to call.
   EXPECT_EQ(vm_.Find("generic", {{Type::kInt}, Type::kInt}).status().code(),
-            absl::StatusCode::kNotFound);
+            alea::StatusCode::kNotFound);
   // Functions do not cross the boundary (yet); tuples and arrays do
   // (containers_test.cc).
   EXPECT_THAT(std::string(vm_.Find("apply", {{Type::kInt}, Type::kInt}).status().message()),
@@ -200,19 +200,19 @@ TEST_F(EmbedApi, FindChecksTheSignature) {
 
 TEST_F(EmbedApi, CallChecksTheArguments) {
   Function add = Get("add", {{Type::kInt, Type::kInt}, Type::kInt});
-  EXPECT_EQ(vm_.Call(add, {Value::Int(1)}).status().code(), absl::StatusCode::kInvalidArgument);
-  absl::StatusOr<Value> r = vm_.Call(add, {Value::Int(1), Value::Str("2")});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(vm_.Call(add, {Value::Int(1)}).status().code(), alea::StatusCode::kInvalidArgument);
+  alea::StatusOr<Value> r = vm_.Call(add, {Value::Int(1), Value::Str("2")});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "argument 2 of `add` must be Int, not Str");
   // A Function of an earlier Load is refused, not run against another module.
   ASSERT_TRUE(vm_.Load(module_).ok());
   EXPECT_EQ(vm_.Call(add, {Value::Int(1), Value::Int(2)}).status().code(),
-            absl::StatusCode::kFailedPrecondition);
+            alea::StatusCode::kFailedPrecondition);
 }
 
 TEST(EmbedCompile, ErrorCarriesTheDiagnostic) {
-  absl::StatusOr<Module> m = Compile("fn f(value: Int) -> Int = valeu * 2\n", "bad.alea");
-  EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument);
+  alea::StatusOr<Module> m = Compile("fn f(value: Int) -> Int = valeu * 2\n", "bad.alea");
+  EXPECT_EQ(m.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(m.status().message(),
             "bad.alea:1:27: error: unknown name `valeu`\n"
             "    1 | fn f(value: Int) -> Int = valeu * 2\n"
@@ -222,8 +222,8 @@ TEST(EmbedCompile, ErrorCarriesTheDiagnostic) {
 
 TEST_F(EmbedApi, RuntimeErrorCarriesTheLocatedDiagnostic) {
   Function div = Get("div", {{Type::kInt, Type::kInt}, Type::kInt});
-  absl::StatusOr<Value> r = vm_.Call(div, {Value::Int(1), Value::Int(0)});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted);
+  alea::StatusOr<Value> r = vm_.Call(div, {Value::Int(1), Value::Int(0)});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kAborted);
   EXPECT_EQ(r.status().message(),
             "api.alea:17:33: error: division by zero\n"
             "   17 | fn div(a: Int, b: Int) -> Int = a / b\n"
@@ -235,13 +235,13 @@ TEST_F(EmbedApi, RuntimeErrorCarriesTheLocatedDiagnostic) {
 }
 
 TEST(EmbedModule, ListsItsFunctionsAndRefusesEmpty) {
-  absl::StatusOr<Module> m = Compile("fn one() -> Int = 1\nfn id(x) = x\n");
+  alea::StatusOr<Module> m = Compile("fn one() -> Int = 1\nfn id(x) = x\n");
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_EQ(m->function_names(), std::vector<std::string>{"one"});
   Vm vm;
-  EXPECT_EQ(vm.Load(Module()).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(vm.Load(Module()).code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(vm.Find("one", {{}, Type::kInt}).status().code(),
-            absl::StatusCode::kFailedPrecondition);
+            alea::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

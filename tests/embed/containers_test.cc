@@ -47,7 +47,7 @@ fn ints(p: (Tensor(i32), Int)) -> Int {
 class EmbedContainers : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<Module> m = Compile(kSource, "tuples.alea");
+    alea::StatusOr<Module> m = Compile(kSource, "tuples.alea");
     ASSERT_TRUE(m.ok()) << m.status();
     ASSERT_TRUE(vm_.Load(*m).ok());
   }
@@ -60,7 +60,7 @@ class EmbedContainers : public ::testing::Test {
 TEST_F(EmbedContainers, InAndOut) {
   Function swap =
       Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
-  absl::StatusOr<Value> r = vm_.Call(swap, {Value::Tuple({Value::Int(7), Value::Str("seven")})});
+  alea::StatusOr<Value> r = vm_.Call(swap, {Value::Tuple({Value::Int(7), Value::Str("seven")})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->type(), Type::Tuple({Type::kStr, Type::kInt}));
   ASSERT_EQ(r->AsTuple().size(), 2u);
@@ -82,31 +82,31 @@ TEST_F(EmbedContainers, AStateThreadedThroughTheHostDrawsWhatAleaDraws) {
   Value state = RandState::FromSeed(42);
   std::vector<float> last;
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<Value> r = vm_.Call(step, {state});
+    alea::StatusOr<Value> r = vm_.Call(step, {state});
     ASSERT_TRUE(r.ok()) << r.status();
-    absl::Span<const float> x = r->AsTuple()[0].AsTensor().floats();
+    std::span<const float> x = r->AsTuple()[0].AsTensor().floats();
     last.assign(x.begin(), x.end());
     state = r->AsTuple()[1];
     EXPECT_FALSE(state.AsRandState().consumed());
   }
-  absl::StatusOr<Value> want =
+  alea::StatusOr<Value> want =
       vm_.Call(Get("third", {{Type::kRandState}, Type::kTensor}), {RandState::FromSeed(42)});
   ASSERT_TRUE(want.ok()) << want.status();
-  absl::Span<const float> expected = want->AsTensor().floats();
+  std::span<const float> expected = want->AsTensor().floats();
   EXPECT_EQ(last, std::vector<float>(expected.begin(), expected.end()));
 }
 
 TEST_F(EmbedContainers, ElementsAreCheckedAsArgumentsAre) {
   Function swap =
       Get("swap", {{Type::Tuple({Type::kInt, Type::kStr})}, Type::Tuple({Type::kStr, Type::kInt})});
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm_.Call(swap, {Value::Tuple({Value::Int(1), Value::Str("a"), Value::Int(2)})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "argument 1 of `swap` must be (Int, Str), not (Int, Str, Int)");
 
   Function ints = Get("ints", {{Type::Tuple({Type::kTensor, Type::kInt})}, Type::kInt});
   r = vm_.Call(ints, {Value::Tuple({Tensor::Copy({1}, {1}), Value::Int(3)})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("element 1 of argument 1 is a Tensor(f32), the function takes a "
                         "Tensor(i32)"));
@@ -117,7 +117,7 @@ TEST_F(EmbedContainers, ElementsAreCheckedAsArgumentsAre) {
   ASSERT_TRUE(vm_.Call(step, {used}).ok());
   Function third = Get("third", {{Type::kRandState}, Type::kTensor});
   r = vm_.Call(third, {used});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kAborted);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("RandState is used twice"));
   // The VM stays usable after each refusal.
   EXPECT_TRUE(vm_.Call(step, {RandState::FromSeed(2)}).ok());
@@ -125,7 +125,7 @@ TEST_F(EmbedContainers, ElementsAreCheckedAsArgumentsAre) {
 
 TEST_F(EmbedContainers, Arrays) {
   Function sum_all = Get("sum_all", {{Type::Array(Type::kTensor)}, Type::kFloat});
-  absl::StatusOr<Value> r = vm_.Call(
+  alea::StatusOr<Value> r = vm_.Call(
       sum_all, {Value::Array(Type::kTensor, {Tensor::Copy({1, 2}, {2}), Tensor::Copy({3}, {1})})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsFloat(), 6.0);
@@ -151,18 +151,18 @@ TEST_F(EmbedContainers, Arrays) {
 
   // Every element must have the array's type.
   r = vm_.Call(lengths, {Value::Array(Type::kStr, {Value::Str("ab"), Value::Int(1)})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "element 2 of argument 1 is Int, in an array of Str");
   r = vm_.Call(lengths, {Value::Array(Type::kInt, {})});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(), "argument 1 of `lengths` must be [Str], not [Int]");
 }
 
 TEST(EmbedContainerHosts, HostFunctionsAndValues) {
   Vm vm;
   vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
-                      [](HostCall& call) -> absl::StatusOr<Value> {
-                        absl::Span<const float> x = call.args()[0].AsTensor().floats();
+                      [](HostCall& call) -> alea::StatusOr<Value> {
+                        std::span<const float> x = call.args()[0].AsTensor().floats();
                         float lo = x[0], hi = x[0];
                         for (float v : x) {
                           lo = std::min(lo, v);
@@ -171,12 +171,12 @@ TEST(EmbedContainerHosts, HostFunctionsAndValues) {
                         return Value::Tuple({Value::Float(lo), Value::Float(hi)});
                       });
   vm.RegisterFunction("label", {{Type::Tuple({Type::kStr, Type::kInt})}, Type::kStr},
-                      [](HostCall& call) -> absl::StatusOr<Value> {
+                      [](HostCall& call) -> alea::StatusOr<Value> {
                         const std::vector<Value>& p = call.args()[0].AsTuple();
                         return Value::Str(p[0].AsStr() + "#" + std::to_string(p[1].AsInt()));
                       });
   vm.RegisterFunction("range", {{Type::kInt}, Type::Array(Type::kInt)},
-                      [](HostCall& call) -> absl::StatusOr<Value> {
+                      [](HostCall& call) -> alea::StatusOr<Value> {
                         std::vector<Value> out;
                         for (int64_t i = 0; i < call.args()[0].AsInt(); ++i) {
                           out.push_back(Value::Int(i));
@@ -185,7 +185,7 @@ TEST(EmbedContainerHosts, HostFunctionsAndValues) {
                       });
   vm.RegisterValue("names", Value::Array(Type::kStr, {Value::Str("a"), Value::Str("bc")}));
   vm.RegisterValue("config", Value::Tuple({Value::Str("run"), Tensor::Copy({2, 4}, {2})}));
-  absl::StatusOr<Module> m = Compile(R"(
+  alea::StatusOr<Module> m = Compile(R"(
 extern fn minmax(x: Tensor) -> (Float, Float)
 extern fn label(p: (Str, Int)) -> Str
 extern let config: (Str, Tensor)
@@ -202,17 +202,17 @@ fn tag() -> Str = label(("run", 3))
                                      "hosts.alea");
   ASSERT_TRUE(m.ok()) << m.status();
   ASSERT_TRUE(vm.Load(*m).ok());
-  absl::StatusOr<Function> spread = vm.Find("spread", {{}, Type::kFloat});
+  alea::StatusOr<Function> spread = vm.Find("spread", {{}, Type::kFloat});
   ASSERT_TRUE(spread.ok()) << spread.status();
-  absl::StatusOr<Value> r = vm.Call(*spread, {});
+  alea::StatusOr<Value> r = vm.Call(*spread, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsFloat(), 20.0);
-  absl::StatusOr<Function> tag = vm.Find("tag", {{}, Type::kStr});
+  alea::StatusOr<Function> tag = vm.Find("tag", {{}, Type::kStr});
   ASSERT_TRUE(tag.ok()) << tag.status();
   r = vm.Call(*tag, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsStr(), "run#3");
-  absl::StatusOr<Function> total = vm.Find("total", {{}, Type::kInt});
+  alea::StatusOr<Function> total = vm.Find("total", {{}, Type::kInt});
   ASSERT_TRUE(total.ok()) << total.status();
   r = vm.Call(*total, {});
   ASSERT_TRUE(r.ok()) << r.status();
@@ -220,13 +220,13 @@ fn tag() -> Str = label(("run", 3))
 
   // A result of another shape is the located run-time error.
   vm.RegisterFunction("minmax", {{Type::kTensor}, Type::Tuple({Type::kFloat, Type::kFloat})},
-                      [](HostCall&) -> absl::StatusOr<Value> {
+                      [](HostCall&) -> alea::StatusOr<Value> {
                         return Value::Tuple({Value::Float(1), Value::Int(2)});
                       });
   ASSERT_TRUE(vm.Load(*m).ok());
   spread = vm.Find("spread", {{}, Type::kFloat});
   r = vm.Call(*spread, {});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kAborted);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("(Float, Int)"));
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("(Float, Float)"));
 }

@@ -12,7 +12,7 @@ namespace alea::embed_testing {
 // The function `name` of `vm`'s module with `signature`; a look-up failure
 // fails the test (and gives an empty Function, which Call refuses).
 inline Function FindOk(const Vm& vm, std::string_view name, const Signature& signature) {
-  absl::StatusOr<Function> f = vm.Find(name, signature);
+  alea::StatusOr<Function> f = vm.Find(name, signature);
   EXPECT_TRUE(f.ok()) << f.status();
   return f.ok() ? *f : Function();
 }

@@ -27,7 +27,7 @@ class EmbedFiles : public ::testing::Test {
     root_ = ::testing::TempDir() + "alea_embed_files_" + std::to_string(getpid());
     std::string command = "mkdir -p '" + root_ + "' && printf hello > '" + root_ + "/a.txt'";
     ASSERT_EQ(std::system(command.c_str()), 0);
-    absl::StatusOr<Module> m = Compile(kSource, "files.alea");
+    alea::StatusOr<Module> m = Compile(kSource, "files.alea");
     ASSERT_TRUE(m.ok()) << m.status();
     module_ = *m;
   }
@@ -35,11 +35,11 @@ class EmbedFiles : public ::testing::Test {
     std::string command = "rm -rf '" + root_ + "'";
     ASSERT_EQ(std::system(command.c_str()), 0);
   }
-  absl::StatusOr<Value> Load(Vm& vm, const std::string& path) {
+  alea::StatusOr<Value> Load(Vm& vm, const std::string& path) {
     return vm.Call(embed_testing::FindOk(vm, "load", {{Type::kStr}, Type::kStr}),
                    {Value::Str(path)});
   }
-  absl::StatusOr<Value> Store(Vm& vm, const std::string& path) {
+  alea::StatusOr<Value> Store(Vm& vm, const std::string& path) {
     return vm.Call(embed_testing::FindOk(vm, "store", {{Type::kStr, Type::kStr}, Type::kUnit}),
                    {Value::Str(path), Value::Str("new")});
   }
@@ -50,7 +50,7 @@ class EmbedFiles : public ::testing::Test {
 TEST_F(EmbedFiles, NoneByDefault) {
   Vm vm;
   ASSERT_TRUE(vm.Load(module_).ok());
-  absl::StatusOr<Value> r = Load(vm, root_ + "/a.txt");
+  alea::StatusOr<Value> r = Load(vm, root_ + "/a.txt");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("a.txt: file access is not allowed here"));
 }
@@ -60,7 +60,7 @@ TEST_F(EmbedFiles, ReadOnlyUnderARoot) {
   options.files = FileAccess::ReadOnly(root_);
   Vm vm(options);
   ASSERT_TRUE(vm.Load(module_).ok());
-  absl::StatusOr<Value> r = Load(vm, "a.txt");
+  alea::StatusOr<Value> r = Load(vm, "a.txt");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsStr(), "hello");
   EXPECT_THAT(Load(vm, root_ + "/a.txt").status().message(), HasSubstr("outside the sandbox"));
@@ -76,7 +76,7 @@ TEST_F(EmbedFiles, ReadWriteUnderARootAndFull) {
   EXPECT_THAT(Store(vm, "../b.txt").status().message(), HasSubstr("outside the sandbox"));
   Vm full({.files = FileAccess::Full()});
   ASSERT_TRUE(full.Load(module_).ok());
-  absl::StatusOr<Value> r = Load(full, root_ + "/b.txt");
+  alea::StatusOr<Value> r = Load(full, root_ + "/b.txt");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsStr(), "new");
 }

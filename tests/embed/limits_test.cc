@@ -28,14 +28,14 @@ fn work(s: RandState, x: Tensor) -> Tensor {
 )";
 
 Module Compiled() {
-  absl::StatusOr<Module> m = Compile(kSource, "limits.alea");
+  alea::StatusOr<Module> m = Compile(kSource, "limits.alea");
   EXPECT_TRUE(m.ok()) << m.status();
   return m.ok() ? *m : Module();
 }
 
 // After a failed call the same Vm runs another one.
 void ExpectUsable(Vm& vm) {
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm.Call(embed_testing::FindOk(vm, "add", {{Type::kInt, Type::kInt}, Type::kInt}),
               {Value::Int(2), Value::Int(3)});
   ASSERT_TRUE(r.ok()) << r.status();
@@ -46,16 +46,16 @@ TEST(EmbedLimits, InstructionBudgetStopsARunawayLoop) {
   Vm vm({.max_instructions = 1'000'000});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
   Function spin = embed_testing::FindOk(vm, "spin", {{Type::kInt}, Type::kInt});
-  absl::StatusOr<Value> r = vm.Call(spin, {Value::Int(1)});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
+  alea::StatusOr<Value> r = vm.Call(spin, {Value::Int(1)});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("error: instruction budget exhausted: more than 1000000 instructions"));
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("limits.alea:2:"));
   ExpectUsable(vm);
   // The budget is per call: a second runaway is stopped the same way.
-  EXPECT_EQ(vm.Call(spin, {Value::Int(1)}).status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(vm.Call(spin, {Value::Int(1)}).status().code(), alea::StatusCode::kResourceExhausted);
   // And a bounded call within it runs.
-  absl::StatusOr<Value> d =
+  alea::StatusOr<Value> d =
       vm.Call(embed_testing::FindOk(vm, "deep", {{Type::kInt}, Type::kInt}), {Value::Int(1000)});
   ASSERT_TRUE(d.ok()) << d.status();
   EXPECT_EQ(d->AsInt(), 1000);
@@ -65,8 +65,8 @@ TEST(EmbedLimits, HeapBudget) {
   Vm vm({.max_heap_bytes = 1 << 20});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
   Function big = embed_testing::FindOk(vm, "big", {{Type::kInt}, Type::kFloat});
-  absl::StatusOr<Value> r = vm.Call(big, {Value::Int(1 << 22)});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
+  alea::StatusOr<Value> r = vm.Call(big, {Value::Int(1 << 22)});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("error: out of memory budget"));
   ExpectUsable(vm);
   r = vm.Call(big, {Value::Int(1000)});
@@ -78,8 +78,8 @@ TEST(EmbedLimits, CallDepth) {
   Vm vm({.max_call_depth = 1000});
   ASSERT_TRUE(vm.Load(Compiled()).ok());
   Function deep = embed_testing::FindOk(vm, "deep", {{Type::kInt}, Type::kInt});
-  absl::StatusOr<Value> r = vm.Call(deep, {Value::Int(100'000)});
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
+  alea::StatusOr<Value> r = vm.Call(deep, {Value::Int(100'000)});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kResourceExhausted);
   EXPECT_THAT(std::string(r.status().message()),
               HasSubstr("error: stack overflow: more than 1000 nested calls"));
   ExpectUsable(vm);
@@ -96,9 +96,9 @@ TEST(EmbedLimits, InterruptFromAnotherThread) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     vm.Interrupt();
   });
-  absl::StatusOr<Value> r = vm.Call(spin, {Value::Int(1)});
+  alea::StatusOr<Value> r = vm.Call(spin, {Value::Int(1)});
   timer.join();
-  EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kCancelled);
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("error: interrupted"));
   ExpectUsable(vm);
 }
@@ -113,7 +113,7 @@ std::vector<std::vector<uint8_t>> RunWork(const Module& module, int first, int n
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) * 0.125f - 1.0f;
   std::vector<std::vector<uint8_t>> out;
   for (int seed = first; seed < first + n; ++seed) {
-    absl::StatusOr<Value> r =
+    alea::StatusOr<Value> r =
         vm.Call(work, {RandState::FromSeed(seed), Tensor::View(x.data(), {8, 64})});
     EXPECT_TRUE(r.ok()) << r.status();
     if (!r.ok()) break;

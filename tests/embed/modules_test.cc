@@ -21,21 +21,21 @@ fn scale(x: Float, k: Float) -> Float = x * k
 fn pick(xs: [Int], i: Int) -> Int = xs[i] + offset()
 )";
 
-absl::StatusOr<Module> RoundTrip() {
-  absl::StatusOr<Module> m = Compile(kSource, "host.alea");
+alea::StatusOr<Module> RoundTrip() {
+  alea::StatusOr<Module> m = Compile(kSource, "host.alea");
   if (!m.ok()) return m.status();
   return Module::FromBytes(m->ToBytes());
 }
 
 TEST(EmbedModules, ARoundTripRunsAsCompiled) {
-  absl::StatusOr<Module> m = RoundTrip();
+  alea::StatusOr<Module> m = RoundTrip();
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_THAT(m->function_names(), ::testing::ElementsAre("scale", "pick"));
   Vm vm;
   vm.RegisterFunction("offset", {{}, Type::kInt},
-                      [](HostCall&) -> absl::StatusOr<Value> { return Value::Int(100); });
+                      [](HostCall&) -> alea::StatusOr<Value> { return Value::Int(100); });
   ASSERT_TRUE(vm.Load(*m).ok());
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm.Call(embed_testing::FindOk(vm, "scale", {{Type::kFloat, Type::kFloat}, Type::kFloat}),
               {Value::Float(1.5), Value::Float(4.0)});
   ASSERT_TRUE(r.ok()) << r.status();
@@ -54,7 +54,7 @@ TEST(EmbedModules, ARoundTripRunsAsCompiled) {
 }
 
 TEST(EmbedModules, DamagedBytesAreAnError) {
-  absl::StatusOr<Module> m = Compile(kSource, "host.alea");
+  alea::StatusOr<Module> m = Compile(kSource, "host.alea");
   ASSERT_TRUE(m.ok()) << m.status();
   const std::string bytes = m->ToBytes();
   EXPECT_THAT(std::string(Module::FromBytes("fn main() = 1").status().message()),
@@ -65,7 +65,7 @@ TEST(EmbedModules, DamagedBytesAreAnError) {
   for (size_t i = 0; i < bytes.size(); ++i) {
     std::string broken = bytes;
     broken[i] = static_cast<char>(broken[i] ^ 0x5a);
-    absl::StatusOr<Module> b = Module::FromBytes(broken);
+    alea::StatusOr<Module> b = Module::FromBytes(broken);
     if (!b.ok()) {
       EXPECT_THAT(std::string(b.status().message()), StartsWith("malformed module: ")) << i;
     }
@@ -73,7 +73,7 @@ TEST(EmbedModules, DamagedBytesAreAnError) {
 }
 
 TEST(EmbedModules, AnEmptyModuleHasBytesThatLoadNothing) {
-  absl::StatusOr<Module> m = Module::FromBytes(Module().ToBytes());
+  alea::StatusOr<Module> m = Module::FromBytes(Module().ToBytes());
   ASSERT_TRUE(m.ok()) << m.status();
   EXPECT_TRUE(m->function_names().empty());
 }

@@ -150,17 +150,17 @@ int64_t EnvOr(const char* name, int64_t otherwise) {
 }
 
 // Runs `main` (plain, or `uses rng`) if the module has one.
-absl::Status RunMain(Vm& vm, int* ran) {
+alea::Status RunMain(Vm& vm, int* ran) {
   for (const Signature& signature :
        {Signature{{}, Type::kUnit}, Signature{{Type::kRandState}, Type::kUnit}}) {
-    absl::StatusOr<Function> main = vm.Find("main", signature);
+    alea::StatusOr<Function> main = vm.Find("main", signature);
     if (!main.ok()) continue;
     std::vector<Value> args;
     if (!signature.params.empty()) args.push_back(RandState::FromSeed(0));
     ++*ran;
     return vm.Call(*main, args).status();
   }
-  return absl::OkStatus();
+  return alea::OkStatus();
 }
 
 TEST(Mutation, BrokenProgramsGiveDiagnosticsNotCrashes) {
@@ -178,20 +178,20 @@ TEST(Mutation, BrokenProgramsGiveDiagnosticsNotCrashes) {
     if (text.find("save_npy") != std::string::npos) continue;
     SCOPED_TRACE(testing::Message() << "round " << round << ", from " << source.path << ":\n"
                                     << text);
-    absl::StatusOr<Module> module = Compile(text, source.path);
+    alea::StatusOr<Module> module = Compile(text, source.path);
     if (!module.ok()) {
       ++rejected;
-      EXPECT_EQ(module.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_EQ(module.status().code(), alea::StatusCode::kInvalidArgument);
       EXPECT_THAT(std::string(module.status().message()), HasSubstr("error"));
       continue;
     }
     ++compiled;
     Vm vm({.max_heap_bytes = 64 << 20, .max_call_depth = 10'000, .max_instructions = 2'000'000});
     vm.SetOutput([](std::string_view) {});
-    absl::Status status = vm.Load(*module);
+    alea::Status status = vm.Load(*module);
     // A declared `extern` this test does not register: a plain status.
-    bool unbound = status.code() == absl::StatusCode::kNotFound ||
-                   status.code() == absl::StatusCode::kInvalidArgument;
+    bool unbound = status.code() == alea::StatusCode::kNotFound ||
+                   status.code() == alea::StatusCode::kInvalidArgument;
     if (status.ok()) status = RunMain(vm, &ran);
     if (!status.ok() && !unbound) {
       EXPECT_THAT(std::string(status.message()), HasSubstr("error"));

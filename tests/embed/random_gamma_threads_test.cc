@@ -34,7 +34,7 @@ fn ball_l2(s: RandState) -> Tensor = ball(s, 2, [7001])
 
 std::vector<uint8_t> Draw(Vm& vm, const std::string& name, int64_t seed) {
   Function f = embed_testing::FindOk(vm, name, {{Type::kRandState}, Type::kTensor});
-  absl::StatusOr<Value> r = vm.Call(f, {RandState::FromSeed(seed)});
+  alea::StatusOr<Value> r = vm.Call(f, {RandState::FromSeed(seed)});
   EXPECT_TRUE(r.ok()) << name << ": " << r.status();
   if (!r.ok()) return {};
   const Tensor& t = r->AsTensor();
@@ -43,7 +43,7 @@ std::vector<uint8_t> Draw(Vm& vm, const std::string& name, int64_t seed) {
 }
 
 TEST(RandomGammaThreads, TwoThreadsDrawTheBytesOfOne) {
-  absl::StatusOr<Module> m = Compile(kSource, "gamma_threads.alea");
+  alea::StatusOr<Module> m = Compile(kSource, "gamma_threads.alea");
   ASSERT_TRUE(m.ok()) << m.status();
   Vm one({.threads = 1});
   Vm two({.threads = 2});

@@ -39,7 +39,7 @@ fn apply(h: Holder) -> Int = (h.f)(1)
 class EmbedUserTypes : public ::testing::Test {
  protected:
   void SetUp() override {
-    absl::StatusOr<Module> m = Compile(kSource, "types.alea");
+    alea::StatusOr<Module> m = Compile(kSource, "types.alea");
     ASSERT_TRUE(m.ok()) << m.status();
     ASSERT_TRUE(vm_.Load(*m).ok());
     // The module's string constants live as long as it is loaded.
@@ -57,7 +57,7 @@ TEST_F(EmbedUserTypes, RecordsBothWays) {
   Function widen = Get("widen", {{params}, params});
   EXPECT_EQ(SignatureString(widen.signature()), "(Params) -> Params");
   // Fields by name, in any order.
-  absl::StatusOr<Value> r = vm_.Call(
+  alea::StatusOr<Value> r = vm_.Call(
       widen, {Value::Record(params, {{"sigma", Value::Float(1.5)}, {"mu", Value::Float(-1.0)}})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->type(), params);
@@ -71,7 +71,7 @@ TEST_F(EmbedUserTypes, RecordsBothWays) {
 TEST_F(EmbedUserTypes, VariantsBothWays) {
   const Type shape = Type::Named("Shape");
   Function area = Get("area", {{shape}, Type::kFloat});
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm_.Call(area, {Value::Make(shape, "Rect", {Value::Float(2.0), Value::Float(3.0)})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsFloat(), 6.0);
@@ -91,7 +91,7 @@ TEST_F(EmbedUserTypes, VariantsBothWays) {
 
 TEST_F(EmbedUserTypes, GenericPreludeTypes) {
   Function half = Get("half", {{Type::Named("Option(Int)")}, Type::Named("Result(Int, Str)")});
-  absl::StatusOr<Value> r =
+  alea::StatusOr<Value> r =
       vm_.Call(half, {Value::Make(Type::Named("Option(Int)"), "Some", {Value::Int(8)})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->constructor(), "Ok");
@@ -109,10 +109,10 @@ TEST_F(EmbedUserTypes, RecursiveValuesRoundTrip) {
   const Type tree = Type::Named("Tree");
   Function build = Get("build", {{Type::kInt}, tree});
   Function sum = Get("tree_sum", {{tree}, Type::kInt});
-  absl::StatusOr<Value> t = vm_.Call(build, {Value::Int(100)});
+  alea::StatusOr<Value> t = vm_.Call(build, {Value::Int(100)});
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_EQ(t->constructor(), "Node");
-  absl::StatusOr<Value> s = vm_.Call(sum, {*t});
+  alea::StatusOr<Value> s = vm_.Call(sum, {*t});
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->AsInt(), 5050);
 }
@@ -120,7 +120,7 @@ TEST_F(EmbedUserTypes, RecursiveValuesRoundTrip) {
 TEST_F(EmbedUserTypes, TooDeepToCrossIsAnErrorNotACrash) {
   const Type tree = Type::Named("Tree");
   Function chain = Get("chain", {{Type::kInt, tree}, tree});
-  absl::StatusOr<Value> r = vm_.Call(chain, {Value::Int(50'000), Value::Make(tree, "Leaf", {})});
+  alea::StatusOr<Value> r = vm_.Call(chain, {Value::Int(50'000), Value::Make(tree, "Leaf", {})});
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("too deep to cross"));
   // The Vm is still usable, and its heap holds nothing of the calls.
@@ -135,7 +135,7 @@ TEST_F(EmbedUserTypes, ValuesThatDoNotFitAreRefused) {
   Function area = Get("area", {{shape}, Type::kFloat});
   Function widen = Get("widen", {{params}, params});
   auto error = [&](const Function& f, Value v) {
-    absl::StatusOr<Value> r = vm_.Call(f, {std::move(v)});
+    alea::StatusOr<Value> r = vm_.Call(f, {std::move(v)});
     EXPECT_FALSE(r.ok());
     EXPECT_EQ(vm_.stats().heap_bytes_live, baseline_) << r.status();
     return std::string(r.status().message());
@@ -163,7 +163,7 @@ TEST_F(EmbedUserTypes, TensorFieldsHaveTheirDType) {
   const Type scaled = Type::Named("Scaled");
   Function total = Get("total", {{scaled}, Type::kFloat});
   std::vector<float> data = {1, 2, 3};
-  absl::StatusOr<Value> r = vm_.Call(
+  alea::StatusOr<Value> r = vm_.Call(
       total,
       {Value::Record(scaled, {{"x", Tensor::View(data.data(), {3})}, {"k", Value::Int(2)}})});
   ASSERT_TRUE(r.ok()) << r.status();
@@ -171,7 +171,7 @@ TEST_F(EmbedUserTypes, TensorFieldsHaveTheirDType) {
 }
 
 TEST_F(EmbedUserTypes, AFunctionInsideCannotCross) {
-  absl::StatusOr<Function> f = vm_.Find("apply", {{Type::Named("Holder")}, Type::kInt});
+  alea::StatusOr<Function> f = vm_.Find("apply", {{Type::Named("Holder")}, Type::kInt});
   ASSERT_FALSE(f.ok());
   EXPECT_THAT(f.status().message(), HasSubstr("takes or returns a function"));
 }
@@ -182,11 +182,11 @@ extern fn grow(s: Shape) -> Shape
 extern let start: Shape
 fn main_value() -> Str = str(grow(grow(start)))
 )";
-  absl::StatusOr<Module> m = Compile(kHosted, "hosted.alea");
+  alea::StatusOr<Module> m = Compile(kHosted, "hosted.alea");
   ASSERT_TRUE(m.ok()) << m.status();
   Vm vm;
   const Type shape = Type::Named("Shape");
-  vm.RegisterFunction("grow", {{shape}, shape}, [&](HostCall& call) -> absl::StatusOr<Value> {
+  vm.RegisterFunction("grow", {{shape}, shape}, [&](HostCall& call) -> alea::StatusOr<Value> {
     const Value& s = call.args()[0];
     if (s.constructor() == "Dot") return Value::Make(shape, "Circle", {Value::Float(1.0)});
     return Value::Make(shape, "Circle", {Value::Float(s.fields()[0].AsFloat() * 2.0)});
@@ -194,7 +194,7 @@ fn main_value() -> Str = str(grow(grow(start)))
   vm.RegisterValue("start", Value::Make(shape, "Dot", {}));
   ASSERT_TRUE(vm.Load(*m).ok());
   Function f = embed_testing::FindOk(vm, "main_value", {{}, Type::kStr});
-  absl::StatusOr<Value> r = vm.Call(f, {});
+  alea::StatusOr<Value> r = vm.Call(f, {});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->AsStr(), "Circle(2.0)");
 }
