@@ -10,8 +10,9 @@
 
 #include "absl/status/status.h"
 #include "alea/alea.h"
-#include "embed/internal.h"
 #include "lang/diagnostics.h"
+#include "lang/source.h"
+#include "vm/bytecode.h"
 #include "vm/random/keys.h"
 
 // Every object a value refers to: a reference count and the kind, then the
@@ -24,9 +25,19 @@ struct alea_object {
   const alea_kind kind;
 };
 
+namespace alea::capi {
+// A compiled module and the sources it came from: run-time errors are
+// rendered against them as `alea run` renders them. Immutable once made, so
+// VMs on several threads may share one.
+struct ModuleSources {
+  vm::Module module;
+  lang::SourceManager sources;
+};
+}  // namespace alea::capi
+
 struct alea_module {
   std::atomic<uint32_t> refs{1};
-  alea::embed_internal::ModuleData data;
+  alea::capi::ModuleSources data;
 };
 
 struct alea_error {

@@ -150,7 +150,8 @@ alea_code alea_module_from_bytes(const void* bytes, size_t length, alea_module**
 
 void* alea_module_to_bytes(const alea_module* module, size_t* length) {
   std::vector<std::string> texts;
-  const alea::embed_internal::ModuleData& d = module->data;
+  static const alea::capi::ModuleSources kEmpty;  // NULL: a module of nothing
+  const alea::capi::ModuleSources& d = module == nullptr ? kEmpty : module->data;
   for (size_t i = 0; i < d.module.files.size(); ++i) {
     texts.emplace_back(
         i < d.sources.size() ? d.sources.file(static_cast<alea::lang::FileId>(i)).text() : "");

@@ -242,9 +242,9 @@ alea_code alea_tensor_view(alea_dtype dtype, const int64_t* shape, int ndim, con
   const size_t need = static_cast<size_t>(size) * element;
   if (bytes != need) {
     return Fail(error, ALEA_INVALID_ARGUMENT,
-                absl::StrCat("a ", alea_dtype_name(dtype), " tensor of shape ",
-                             alea::vm::ShapeString({shape, static_cast<size_t>(ndim)}), " holds ",
-                             need, " bytes, not ", bytes));
+                absl::StrCat(
+                    "a tensor of shape ", alea::vm::ShapeString({shape, static_cast<size_t>(ndim)}),
+                    " and dtype ", alea_dtype_name(dtype), " holds ", need, " bytes, not ", bytes));
   }
   if (need > 0 && data == nullptr) return Fail(error, ALEA_INVALID_ARGUMENT, "no tensor data");
   if (reinterpret_cast<uintptr_t>(data) % element != 0) {

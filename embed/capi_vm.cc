@@ -4,6 +4,7 @@
 // is consumed), converted to the VM's and back, and run-time errors rendered
 // as `alea run` renders them.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -121,6 +122,32 @@ std::optional<std::string> SignatureOf(const vm::Module& m,
   return absl::StrCat("(", absl::StrJoin(parts, ", "), ") -> ", *r);
 }
 
+// Whether a host's signature fits the declaration's: equal but for spaces,
+// and a bare `Tensor` in `host` stands for `Tensor(d)` of any dtype.
+bool SignatureFits(std::string_view host, std::string_view declared) {
+  auto next = [](std::string_view s, size_t& i) {
+    while (i < s.size() && s[i] == ' ') ++i;
+  };
+  size_t i = 0, j = 0;
+  while (true) {
+    next(host, i);
+    next(declared, j);
+    if (i == host.size() || j == declared.size()) return i == host.size() && j == declared.size();
+    if (host.substr(i, 6) == "Tensor" && declared.substr(j, 6) == "Tensor") {
+      i += 6;
+      j += 6;
+      next(host, i);
+      if ((i == host.size() || host[i] != '(') && j < declared.size() && declared[j] == '(') {
+        j = declared.find(')', j) + 1;  // Tensor(d): the checker always closes it
+      }
+      continue;
+    }
+    if (host[i] != declared[j]) return false;
+    ++i;
+    ++j;
+  }
+}
+
 std::string WithoutSpaces(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -215,6 +242,12 @@ class Converter {
       return absl::StrCat(at.Render(), " is ", Describe(v), ", ",
                           TypeName(m_, t).value_or("a function"), " was expected");
     };
+    if ((v.kind == ALEA_RECORD && d.kind == K::kVariant) ||
+        (v.kind == ALEA_VARIANT && d.kind == K::kRecord)) {
+      return absl::StrCat(at.Render(), " is made as a ",
+                          v.kind == ALEA_RECORD ? "record" : "variant", ", `", d.name, "` is a ",
+                          d.kind == K::kRecord ? "record" : "variant");
+    }
     if (v.kind != KindOf(d.kind)) return mismatch();
     switch (v.kind) {
       case ALEA_TENSOR:
@@ -692,9 +725,10 @@ absl::StatusOr<vm::Value> HostEntry::Trampoline(vm::NativeContext& ctx, const vm
   const Path at{nullptr, Path::Step::kRoot, "its result", Path::kNoIndex, {}};
   std::string bad = convert.Check(result, entry->result, at, states);
   if (!bad.empty()) {
+    const std::string given = absl::StrCat("a ", Describe(result));
     alea_release(result);
-    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionResult, entry->name,
-                    absl::StrCat("a ", Describe(result)), TypeName(m, entry->result).value_or("?"));
+    return ctx.Fail(vm::RuntimeErrorId::kHostFunctionResult, entry->name, given,
+                    TypeName(m, entry->result).value_or("?"));
   }
   if (AnyReused(states)) {
     alea_release(result);
@@ -726,8 +760,7 @@ alea_code alea_vm::BindFunctions(const alea::vm::Module& m, alea_error** error) 
                                "` has a function in its type, which cannot cross to the host"));
     }
     alea::capi::HostEntry& entry = **it;
-    if (!entry.signature.empty() &&
-        alea::capi::WithoutSpaces(entry.signature) != alea::capi::WithoutSpaces(*declared)) {
+    if (!entry.signature.empty() && !alea::capi::SignatureFits(entry.signature, *declared)) {
       return Fail(error, ALEA_INVALID_ARGUMENT,
                   absl::StrCat("`extern fn ", e.name, "` is declared ", *declared,
                                ", the host registered ", entry.signature));
@@ -1024,6 +1057,16 @@ alea_code alea_call_into(alea_vm* vm, const alea_function* function, const alea_
 }
 
 void alea_vm_interrupt(alea_vm* vm) { vm->vm.Interrupt(); }
+
+void alea_vm_set_output(alea_vm* vm, alea_output_fn output, void* user) {
+  if (output == nullptr) {
+    vm->vm.SetOutput(
+        [](absl::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
+    return;
+  }
+  vm->vm.SetOutput(
+      [output, user](absl::string_view text) { output(user, text.data(), text.size()); });
+}
 
 void alea_vm_stats(const alea_vm* vm, alea_stats* out) {
   const alea::vm::Stats in = vm->vm.stats();

@@ -280,7 +280,8 @@ ALEA_API alea_code alea_compile(const char* source, size_t length, const char* f
 ALEA_API alea_code alea_module_from_bytes(const void* bytes, size_t length, alea_module** out,
                                           alea_error** error);
 /* The module's bytes (with the sources its errors quote), to free with
- * alea_free; NULL when out of memory. */
+ * alea_free; NULL when out of memory. A NULL module gives the bytes of a
+ * module with nothing in it. */
 ALEA_API void* alea_module_to_bytes(const alea_module* module, size_t* length);
 ALEA_API void alea_free(void* memory);
 ALEA_API alea_module* alea_module_retain(alea_module* module);
@@ -366,6 +367,9 @@ ALEA_API alea_code alea_call_into(alea_vm* vm, const alea_function* function,
                                   const alea_value* args, size_t count, void* buffer,
                                   size_t capacity, alea_value* result, alea_error** error);
 
+/* Replaces the config's output sink (NULL: standard output). */
+ALEA_API void alea_vm_set_output(alea_vm* vm, alea_output_fn output, void* user);
+
 /* Thread-safe: the running call stops at its next call or backward jump with
  * ALEA_CANCELLED. A request made while nothing runs stops the next call. */
 ALEA_API void alea_vm_interrupt(alea_vm* vm);
@@ -407,7 +411,8 @@ typedef struct alea_host_function {
   size_t size;      /* sizeof(alea_host_function): alea_host_function_init sets it */
   const char* name; /* as `extern fn NAME(...)` declares it */
   /* The declaration's type, as alea_function_signature spells it
-   * ("(Float, Float) -> Float"), checked at load; NULL accepts any. */
+   * ("(Float, Float) -> Float"), checked at load (spaces aside; a bare
+   * `Tensor` stands for a tensor of any dtype); NULL accepts any. */
   const char* signature;
   alea_host_fn fn;
   void* user;

@@ -32,11 +32,12 @@
 
 namespace alea {
 
+// The C++ API is a thin layer over the C API (alea/alea.h): these hold its
+// handles (embed/cpp_api.cc).
 namespace embed_internal {
-struct HostEntry;
+struct Access;
+struct Held;
 struct ModuleData;
-struct TensorData;
-struct RandStateData;
 struct VmState;
 }  // namespace embed_internal
 
@@ -120,9 +121,9 @@ class Tensor {
   std::span<const float> floats() const;
 
  private:
-  friend struct embed_internal::VmState;
-  explicit Tensor(std::shared_ptr<const embed_internal::TensorData> d) : d_(std::move(d)) {}
-  std::shared_ptr<const embed_internal::TensorData> d_;
+  friend struct embed_internal::Access;
+  explicit Tensor(std::shared_ptr<const embed_internal::Held> h) : h_(std::move(h)) {}
+  std::shared_ptr<const embed_internal::Held> h_;
 };
 
 // A random state (docs/language.md "Random states"). Use-once holds across the
@@ -133,16 +134,24 @@ class RandState {
  public:
   // JAX's jax.random.key(seed) (the language's `key(seed)`).
   static RandState FromSeed(int64_t seed);
-  // The Threefry key words and stream counter, as `print` shows them.
+  // The state of a JAX key's data (jax.random.key_data(k)).
+  static RandState FromKey(uint32_t key0, uint32_t key1);
+  // The key data a JAX program would use for this state (a state advanced by
+  // `next` stands for fold_in(key, n)), and the stream counter n.
   uint32_t key0() const;
   uint32_t key1() const;
   uint64_t counter() const;
   bool consumed() const;
+  // The language's split, next and fold_in, with its numbers: each consumes
+  // this state (an error if it was consumed) and makes fresh ones.
+  StatusOr<std::pair<RandState, RandState>> Split() const;
+  StatusOr<std::pair<RandState, RandState>> Next() const;
+  StatusOr<RandState> FoldIn(uint32_t data) const;
 
  private:
-  friend struct embed_internal::VmState;
-  explicit RandState(std::shared_ptr<embed_internal::RandStateData> d) : d_(std::move(d)) {}
-  std::shared_ptr<embed_internal::RandStateData> d_;
+  friend struct embed_internal::Access;
+  explicit RandState(std::shared_ptr<const embed_internal::Held> h) : h_(std::move(h)) {}
+  std::shared_ptr<const embed_internal::Held> h_;
 };
 
 // A value crossing the boundary: an argument or a result.
@@ -218,7 +227,6 @@ class Value {
 class Module {
  public:
   Module() = default;  // empty: Load refuses it
-  explicit Module(std::shared_ptr<const embed_internal::ModuleData> d) : d_(std::move(d)) {}
   // The callable functions (the root file's non-generic top-level ones) by name.
   std::vector<std::string> function_names() const;
   // The module as bytes (the `.aleac` format of `alea build`, docs/aleac.md),
@@ -228,9 +236,10 @@ class Module {
   // compiler. Malformed bytes are InvalidArgument, "malformed module: byte N:
   // ..."; what the module means is verified when a Vm loads it.
   static StatusOr<Module> FromBytes(std::string_view bytes);
-  const std::shared_ptr<const embed_internal::ModuleData>& data() const { return d_; }
 
  private:
+  friend struct embed_internal::Access;
+  explicit Module(std::shared_ptr<const embed_internal::ModuleData> d) : d_(std::move(d)) {}
   std::shared_ptr<const embed_internal::ModuleData> d_;
 };
 
@@ -282,11 +291,11 @@ class Function {
   const Signature& signature() const { return signature_; }
 
  private:
-  friend class Vm;
+  friend struct embed_internal::Access;
   std::string name_;
   Signature signature_;
-  uint64_t load_ = 0;  // which Load it belongs to
-  uint32_t index_ = 0;
+  const void* handle_ = nullptr;               // the C API's alea_function, owned by its Vm
+  std::weak_ptr<embed_internal::VmState> vm_;  // that Vm, while it lives
 };
 
 // One call of a host function from Alea code (Vm::RegisterFunction).
@@ -311,7 +320,7 @@ class HostCall {
   uint32_t site() const { return site_; }
 
  private:
-  friend struct embed_internal::HostEntry;
+  friend struct embed_internal::Access;
   HostCall(std::span<const Value> args, std::any* state, uint32_t site)
       : args_(args), state_(state), site_(site) {}
   std::span<const Value> args_;
@@ -377,7 +386,7 @@ class Vm {
   void SetOutput(std::function<void(std::string_view)> sink);
 
  private:
-  std::unique_ptr<embed_internal::VmState> s_;
+  std::shared_ptr<embed_internal::VmState> s_;
 };
 
 }  // namespace alea

@@ -102,14 +102,14 @@ TEST_F(EmbedContainers, ElementsAreCheckedAsArgumentsAre) {
   alea::StatusOr<Value> r =
       vm_.Call(swap, {Value::Tuple({Value::Int(1), Value::Str("a"), Value::Int(2)})});
   EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
-  EXPECT_EQ(r.status().message(), "argument 1 of `swap` must be (Int, Str), not (Int, Str, Int)");
+  EXPECT_EQ(r.status().message(),
+            "argument 1 is (Int, Str, Int), (Int, Str) was expected (calling `swap`)");
 
   Function ints = Get("ints", {{Type::Tuple({Type::kTensor, Type::kInt})}, Type::kInt});
   r = vm_.Call(ints, {Value::Tuple({Tensor::Copy({1}, {1}), Value::Int(3)})});
   EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(r.status().message()),
-              HasSubstr("element 1 of argument 1 is a Tensor(f32), the function takes a "
-                        "Tensor(i32)"));
+              HasSubstr("element 1 of argument 1 is Tensor(f32), Tensor(i32) was expected"));
 
   // A state inside a tuple is consumed like one passed alone.
   Function step = Get("step", {{Type::kRandState}, Type::Tuple({Type::kTensor, Type::kRandState})});
@@ -152,10 +152,11 @@ TEST_F(EmbedContainers, Arrays) {
   // Every element must have the array's type.
   r = vm_.Call(lengths, {Value::Array(Type::kStr, {Value::Str("ab"), Value::Int(1)})});
   EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
-  EXPECT_EQ(r.status().message(), "element 2 of argument 1 is Int, in an array of Str");
+  EXPECT_EQ(r.status().message(),
+            "element 2 of argument 1 is Int, Str was expected (calling `lengths`)");
   r = vm_.Call(lengths, {Value::Array(Type::kInt, {})});
   EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
-  EXPECT_EQ(r.status().message(), "argument 1 of `lengths` must be [Str], not [Int]");
+  EXPECT_EQ(r.status().message(), "argument 1 is [Int], [Str] was expected (calling `lengths`)");
 }
 
 TEST(EmbedContainerHosts, HostFunctionsAndValues) {

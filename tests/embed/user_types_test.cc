@@ -145,17 +145,17 @@ TEST_F(EmbedUserTypes, ValuesThatDoNotFitAreRefused) {
   EXPECT_THAT(error(area, Value::Make(shape, "Circle", {})),
               HasSubstr("`Circle` takes 1 fields, not 0"));
   EXPECT_THAT(error(area, Value::Make(shape, "Circle", {Value::Int(1)})),
-              HasSubstr("field 1 of `Circle` in argument 1 is Int, `Shape` takes Float"));
+              HasSubstr("field 1 of `Circle` in argument 1 is Int, Float was expected"));
   EXPECT_THAT(error(widen, Value::Record(params, {{"mu", Value::Float(0.0)}})),
               HasSubstr("argument 1 has no field `sigma`"));
   EXPECT_THAT(error(widen, Value::Record(
                                params, {{"mu", Value::Float(0.0)}, {"sigma", Value::Str("wide")}})),
-              HasSubstr("field `sigma` of argument 1 is Str, `Params` takes Float"));
+              HasSubstr("field `sigma` of argument 1 is Str, Float was expected"));
   EXPECT_THAT(error(widen, Value::Make(params, "Params", {Value::Float(0.0), Value::Float(1.0)})),
-              HasSubstr("make it with Value::Record"));
+              HasSubstr("argument 1 is made as a variant, `Params` is a record"));
   // A value of another declared type is refused by name before anything else.
   EXPECT_THAT(error(area, Value::Make(Type::Named("Tree"), "Leaf", {})),
-              HasSubstr("must be Shape, not Tree"));
+              HasSubstr("argument 1 is Tree, Shape was expected"));
   EXPECT_EQ(vm_.stats().heap_bytes_live, baseline_);
 }
 
