@@ -89,6 +89,11 @@ struct CompoundObject : alea_object {
 inline bool HoldsObject(alea_value v) {
   return v.kind >= ALEA_STR && v.kind <= ALEA_VARIANT && v.as.object != nullptr;
 }
+// Whether `v` is of `kind` and, for a kind with an object, has one: what
+// every accessor asks before it reads (a host's struct may be anything).
+inline bool Is(alea_value v, alea_kind kind) {
+  return v.kind == kind && (kind < ALEA_STR || v.as.object != nullptr);
+}
 inline const TensorObject& TensorOf(alea_value v) {
   return *static_cast<const TensorObject*>(v.as.object);
 }

@@ -67,6 +67,10 @@ alea_value NewState(const vm::random::RandState& state) {
 namespace {
 
 void DescribeInto(alea_value v, std::string& out) {
+  if (v.kind >= ALEA_STR && v.kind <= ALEA_VARIANT && v.as.object == nullptr) {
+    out += "<no object>";  // not a value: a host's mistake, described, not followed
+    return;
+  }
   switch (v.kind) {
     case ALEA_UNIT:
       out += "()";
@@ -203,7 +207,7 @@ alea_value alea_str(const char* text, size_t length) {
 }
 
 const char* alea_str_data(alea_value str, size_t* length) {
-  if (str.kind != ALEA_STR || str.as.object == nullptr) {
+  if (!alea::capi::Is(str, ALEA_STR)) {
     if (length != nullptr) *length = 0;
     return "";
   }
@@ -274,20 +278,21 @@ alea_code alea_tensor_view(alea_dtype dtype, const int64_t* shape, int ndim, con
 }
 
 alea_dtype alea_tensor_dtype(alea_value tensor) {
-  return tensor.kind == ALEA_TENSOR ? alea::capi::TensorOf(tensor).dtype : ALEA_F32;
+  return alea::capi::Is(tensor, ALEA_TENSOR) ? alea::capi::TensorOf(tensor).dtype : ALEA_F32;
 }
 int alea_tensor_ndim(alea_value tensor) {
-  return tensor.kind == ALEA_TENSOR ? static_cast<int>(alea::capi::TensorOf(tensor).shape.size())
-                                    : 0;
+  return alea::capi::Is(tensor, ALEA_TENSOR)
+             ? static_cast<int>(alea::capi::TensorOf(tensor).shape.size())
+             : 0;
 }
 const int64_t* alea_tensor_shape(alea_value tensor) {
-  return tensor.kind == ALEA_TENSOR ? alea::capi::TensorOf(tensor).shape.data() : nullptr;
+  return alea::capi::Is(tensor, ALEA_TENSOR) ? alea::capi::TensorOf(tensor).shape.data() : nullptr;
 }
 int64_t alea_tensor_size(alea_value tensor) {
-  return tensor.kind == ALEA_TENSOR ? alea::capi::TensorOf(tensor).size : 0;
+  return alea::capi::Is(tensor, ALEA_TENSOR) ? alea::capi::TensorOf(tensor).size : 0;
 }
 const void* alea_tensor_data(alea_value tensor, size_t* bytes) {
-  if (tensor.kind != ALEA_TENSOR) {
+  if (!alea::capi::Is(tensor, ALEA_TENSOR)) {
     if (bytes != nullptr) *bytes = 0;
     return nullptr;
   }
@@ -355,7 +360,7 @@ alea_code alea_variant(const char* type, const char* constructor, const alea_val
 }
 
 size_t alea_length(alea_value value) {
-  if (value.kind < ALEA_TUPLE || value.kind > ALEA_VARIANT) return 0;
+  if (value.kind < ALEA_TUPLE || value.kind > ALEA_VARIANT || value.as.object == nullptr) return 0;
   return alea::capi::CompoundOf(value).items.size();
 }
 
@@ -365,17 +370,17 @@ alea_value alea_element(alea_value value, size_t i) {
 }
 
 const char* alea_type_name(alea_value value) {
-  if (value.kind != ALEA_RECORD && value.kind != ALEA_VARIANT) return "";
+  if (!alea::capi::Is(value, ALEA_RECORD) && !alea::capi::Is(value, ALEA_VARIANT)) return "";
   return alea::capi::CompoundOf(value).type.c_str();
 }
 
 const char* alea_constructor(alea_value value) {
-  if (value.kind != ALEA_RECORD && value.kind != ALEA_VARIANT) return "";
+  if (!alea::capi::Is(value, ALEA_RECORD) && !alea::capi::Is(value, ALEA_VARIANT)) return "";
   return alea::capi::CompoundOf(value).constructor.c_str();
 }
 
 const char* alea_field_name(alea_value value, size_t i) {
-  if (value.kind != ALEA_RECORD) return "";
+  if (!alea::capi::Is(value, ALEA_RECORD)) return "";
   const CompoundObject& c = alea::capi::CompoundOf(value);
   return i < c.names.size() ? c.names[i].c_str() : "";
 }
@@ -401,7 +406,7 @@ alea_value alea_state_from_key(uint32_t key0, uint32_t key1) {
 }
 
 void alea_state_key(alea_value state, uint32_t key[2]) {
-  if (state.kind != ALEA_RANDSTATE) {
+  if (!alea::capi::Is(state, ALEA_RANDSTATE)) {
     key[0] = key[1] = 0;
     return;
   }
@@ -411,11 +416,12 @@ void alea_state_key(alea_value state, uint32_t key[2]) {
 }
 
 uint32_t alea_state_counter(alea_value state) {
-  return state.kind == ALEA_RANDSTATE ? alea::capi::StateOf(state).state.n : 0;
+  return alea::capi::Is(state, ALEA_RANDSTATE) ? alea::capi::StateOf(state).state.n : 0;
 }
 
 int alea_state_consumed(alea_value state) {
-  return state.kind == ALEA_RANDSTATE && alea::capi::StateOf(state).consumed.load() ? 1 : 0;
+  return alea::capi::Is(state, ALEA_RANDSTATE) && alea::capi::StateOf(state).consumed.load() ? 1
+                                                                                             : 0;
 }
 
 alea_code alea_state_split(alea_value state, alea_value* first, alea_value* second,
