@@ -123,6 +123,8 @@ const char* alea_code_name(alea_code code) {
       return "ALEA_OUT_OF_RANGE";
     case ALEA_INTERNAL:
       return "ALEA_INTERNAL";
+    case ALEA_CODE_INT_RANGE_:
+      break;
   }
   return "ALEA_UNKNOWN";
 }

@@ -118,6 +118,8 @@ void DescribeInto(alea_value v, std::string& out) {
     case ALEA_VARIANT:
       out += CompoundOf(v).type;
       return;
+    case ALEA_KIND_INT_RANGE_:
+      break;
   }
   absl::StrAppend(&out, "<kind ", static_cast<int>(v.kind), ">");
 }

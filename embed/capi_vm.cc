@@ -328,6 +328,8 @@ class Converter {
       case ALEA_RECORD:
       case ALEA_VARIANT:
         return ToVmMade(v, t.type, view);
+      case ALEA_KIND_INT_RANGE_:
+        break;
     }
     return std::nullopt;
   }

@@ -130,6 +130,8 @@ Value FromC(alea_value v, const Type* type) {
       }
       return Value::Make(Type::Named(alea_type_name(v)), alea_constructor(v), std::move(fields));
     }
+    case ALEA_KIND_INT_RANGE_:
+      break;
   }
   return Value();
 }

@@ -72,7 +72,11 @@ typedef enum alea_code {
   ALEA_CANCELLED = 5,           /* alea_vm_interrupt */
   ALEA_ABORTED = 6,             /* any other run-time error of the program */
   ALEA_OUT_OF_RANGE = 7,        /* a result too large or too deep for where it goes */
-  ALEA_INTERNAL = 8
+  ALEA_INTERNAL = 8,
+  /* Not a code: it makes every int a value of the type, so that the library
+   * (C++) reads whatever number a host passes without undefined behaviour.
+   * The same in each enum below. */
+  ALEA_CODE_INT_RANGE_ = -2147483647 - 1
 } alea_code;
 
 typedef struct alea_error alea_error;
@@ -103,10 +107,17 @@ typedef enum alea_kind {
   ALEA_TUPLE = 7,
   ALEA_ARRAY = 8,
   ALEA_RECORD = 9,
-  ALEA_VARIANT = 10
+  ALEA_VARIANT = 10,
+  ALEA_KIND_INT_RANGE_ = -2147483647 - 1
 } alea_kind;
 
-typedef enum alea_dtype { ALEA_F32 = 0, ALEA_I32 = 1, ALEA_U32 = 2, ALEA_BOOL8 = 3 } alea_dtype;
+typedef enum alea_dtype {
+  ALEA_F32 = 0,
+  ALEA_I32 = 1,
+  ALEA_U32 = 2,
+  ALEA_BOOL8 = 3,
+  ALEA_DTYPE_INT_RANGE_ = -2147483647 - 1
+} alea_dtype;
 
 typedef struct alea_object alea_object;
 
@@ -302,7 +313,8 @@ typedef enum alea_file_access {
   ALEA_FILES_NONE = 0,
   ALEA_FILES_READ_ONLY = 1,  /* under `files_root` */
   ALEA_FILES_READ_WRITE = 2, /* under `files_root` */
-  ALEA_FILES_FULL = 3        /* anywhere: what `alea run` gives */
+  ALEA_FILES_FULL = 3,       /* anywhere: what `alea run` gives */
+  ALEA_FILES_INT_RANGE_ = -2147483647 - 1
 } alea_file_access;
 
 /* Where `print`'s text goes: chunks, flushed at the end of every call. */

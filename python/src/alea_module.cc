@@ -335,6 +335,8 @@ py::object FromAlea(alea_value v) {
       alea_release(v);
       return r;
     }
+    case ALEA_KIND_INT_RANGE_:
+      break;
   }
   alea_release(v);
   return py::none();
