@@ -22,6 +22,7 @@ namespace embed_internal {
 // The tensor a C API value holds, as a Tensor (retained).
 Tensor TensorOf(alea_value v, bool view) {
   auto h = std::make_shared<Held>(alea_retain(v));
+  h->dtype = static_cast<DType>(alea_tensor_dtype(v));
   h->shape.assign(alea_tensor_shape(v), alea_tensor_shape(v) + alea_tensor_ndim(v));
   h->view = view;
   return Access::MakeTensor(std::move(h));
@@ -211,44 +212,60 @@ using embed_internal::ToC;
 
 // ---- Tensors and states ----------------------------------------------------
 
-Tensor Tensor::View(const float* data, std::vector<int64_t> shape) {
+namespace {
+
+// A tensor of the C API made now, or the reason none can be, which the call
+// it is given to reports.
+Tensor MakeTensor(DType dtype, const void* data, size_t bytes, std::vector<int64_t> shape,
+                  bool view) {
   alea_value v = alea_unit();
   alea_error* e = nullptr;
-  // Any shape is taken here; a wrong one is refused by the call it is given to.
-  std::string why;
-  const alea_code code = alea_tensor_view(
-      ALEA_F32, shape.data(), static_cast<int>(shape.size()), data,
-      [&] {
-        int64_t n = 1;
-        for (int64_t d : shape) n *= d;
-        return n >= 0 ? static_cast<size_t>(n) * 4 : 0;
-      }(),
-      nullptr, nullptr, &v, &e);
-  if (code != ALEA_OK) why = alea_error_message(e);
-  alea_error_free(e);
+  const auto d = static_cast<alea_dtype>(dtype);
+  const int ndim = static_cast<int>(shape.size());
+  const alea_code code =
+      view ? alea_tensor_view(d, shape.data(), ndim, data, bytes, nullptr, nullptr, &v, &e)
+           : alea_tensor_copy(d, shape.data(), ndim, data, bytes, &v, &e);
   auto h = std::make_shared<Held>(v);
+  if (code != ALEA_OK) h->unusable = alea_error_message(e);
+  alea_error_free(e);
   h->shape = std::move(shape);
-  h->view = true;
-  h->unusable = why;
-  return Tensor(std::move(h));
+  h->view = view;
+  h->dtype = dtype;
+  return Access::MakeTensor(std::move(h));
+}
+
+// The bytes of `shape`'s elements of `dtype`, or 0 for a shape no tensor has
+// (the C API then says why).
+size_t BytesOf(DType dtype, const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d > 0 && n > (int64_t{1} << 48) / d)) return 0;
+    n *= d;
+  }
+  return static_cast<size_t>(n) * (dtype == DType::kBool ? 1 : 4);
+}
+
+}  // namespace
+
+Tensor Tensor::View(const float* data, std::vector<int64_t> shape) {
+  const size_t bytes = BytesOf(DType::kF32, shape);
+  return MakeTensor(DType::kF32, data, bytes, std::move(shape), true);
 }
 
 Tensor Tensor::Copy(std::vector<float> values, std::vector<int64_t> shape) {
-  alea_value v = alea_unit();
-  alea_error* e = nullptr;
-  std::string why;
-  if (alea_tensor_copy(ALEA_F32, shape.data(), static_cast<int>(shape.size()), values.data(),
-                       values.size() * sizeof(float), &v, &e) != ALEA_OK) {
-    why = alea_error_message(e);
-  }
-  alea_error_free(e);
-  auto h = std::make_shared<Held>(v);
-  h->shape = std::move(shape);
-  h->unusable = why;
-  return Tensor(std::move(h));
+  return MakeTensor(DType::kF32, values.data(), values.size() * sizeof(float), std::move(shape),
+                    false);
 }
 
-DType Tensor::dtype() const { return static_cast<DType>(alea_tensor_dtype(h_->v)); }
+Tensor Tensor::View(DType dtype, const void* data, size_t bytes, std::vector<int64_t> shape) {
+  return MakeTensor(dtype, data, bytes, std::move(shape), true);
+}
+
+Tensor Tensor::Copy(DType dtype, const void* data, size_t bytes, std::vector<int64_t> shape) {
+  return MakeTensor(dtype, data, bytes, std::move(shape), false);
+}
+
+DType Tensor::dtype() const { return h_->dtype; }
 const std::vector<int64_t>& Tensor::shape() const { return h_->shape; }
 int64_t Tensor::size() const {
   int64_t n = 1;

@@ -26,7 +26,8 @@ struct Held {
   alea_value v;
   std::vector<int64_t> shape;
   bool view = false;
-  std::string unusable;  // a Tensor::Copy that no tensor fits: why
+  DType dtype = DType::kF32;  // a tensor's, also when none could be made
+  std::string unusable;       // a Tensor::Copy that no tensor fits: why
 };
 
 struct ModuleData {

@@ -110,6 +110,11 @@ class Tensor {
   // one whose shape does not hold exactly values.size() elements, or a shape
   // no tensor has (an axis below 0), is Call's InvalidArgument error.
   static Tensor Copy(std::vector<float> values, std::vector<int64_t> shape);
+  // The same for any dtype: `bytes` bytes of elements (4 each; 1 for kBool,
+  // each 0 or 1), viewed in place (`data` aligned to the element size) or
+  // copied. A shape that does not hold exactly `bytes` is Call's error.
+  static Tensor View(DType dtype, const void* data, size_t bytes, std::vector<int64_t> shape);
+  static Tensor Copy(DType dtype, const void* data, size_t bytes, std::vector<int64_t> shape);
 
   DType dtype() const;
   const std::vector<int64_t>& shape() const;

@@ -131,6 +131,29 @@ TEST_F(EmbedApi, TensorDtypeIsChecked) {
               HasSubstr("argument 1 is Tensor(f32), Tensor(i32) was expected"));
 }
 
+TEST_F(EmbedApi, TensorsOfEveryDType) {
+  const Function ints = Get("ints", {{Type::kTensor}, Type::kTensor});
+  const int32_t host[3] = {1, -2, 3};
+  for (const Tensor& x : {Tensor::View(DType::kI32, host, sizeof host, {3}),
+                          Tensor::Copy(DType::kI32, host, sizeof host, {3})}) {
+    EXPECT_EQ(x.dtype(), DType::kI32);
+    alea::StatusOr<Value> r = vm_.Call(ints, {x});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->AsTensor().dtype(), DType::kI32);
+    EXPECT_EQ(r->AsTensor().shape(), std::vector<int64_t>{3});
+    EXPECT_EQ(static_cast<const int32_t*>(r->AsTensor().data())[1], -2);
+    EXPECT_TRUE(r->AsTensor().floats().empty());  // not f32
+  }
+  // A bool tensor's bytes are 0 or 1; a shape must match the bytes given.
+  const unsigned char flags[2] = {1, 2};
+  alea::StatusOr<Value> r = vm_.Call(ints, {Tensor::Copy(DType::kBool, flags, 2, {2})});
+  EXPECT_EQ(r.status().code(), alea::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("element 1 of a bool tensor is 2, not 0 or 1"));
+  r = vm_.Call(ints, {Tensor::View(DType::kI32, host, sizeof host, {2})});
+  EXPECT_THAT(r.status().message(),
+              HasSubstr("a tensor of shape (2,) and dtype i32 holds 8 bytes, not 12"));
+}
+
 TEST_F(EmbedApi, TensorShapeIsChecked) {
   const Function total = Get("total", {{Type::kTensor}, Type::kFloat});
   alea::StatusOr<Value> r = vm_.Call(total, {Tensor::Copy({1, 2, 3, 4}, {2, 3})});
