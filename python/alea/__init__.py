@@ -12,7 +12,9 @@ float32, int32, uint32 or bool (Tensors; read in place when C-contiguous and
 aligned), RandState, tuples, lists (arrays), Record and Variant (types the
 program declares). A RandState is used once, in Python as in Alea: passing it
 to a call, or split/next/fold_in, consumes it. Errors raise alea.Error with
-the diagnostic as Alea prints it.
+the diagnostic as Alea prints it. Python functions and values serve a
+program's `extern fn` and `extern let` (Vm.register_function,
+Vm.register_value).
 """
 
 from ._alea import Function, Module, RandState, Vm, compile, version

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -491,6 +492,50 @@ class Vm {
     return FromAlea(result);
   }
 
+  // `extern fn NAME`: a Python function of the declared arguments, whose
+  // result is converted as an argument is; an exception fails the Alea call
+  // ("host function `NAME` failed: ValueError: ..."). Called with the GIL
+  // taken back from the call that released it.
+  void RegisterFunction(const std::string& name, py::object fn, py::object signature) {
+    auto host = std::make_unique<Host>();
+    host->fn = std::move(fn);
+    host->name = name;
+    const std::string sig = signature.is_none() ? "" : signature.cast<std::string>();
+    alea_host_function f;
+    alea_host_function_init(&f);
+    f.name = host->name.c_str();
+    f.signature = sig.empty() ? nullptr : sig.c_str();
+    f.user = host.get();
+    f.fn = [](alea_host_call* call, const alea_value* args, size_t count,
+              alea_value* result) -> alea_code {
+      auto* h = static_cast<Host*>(alea_host_user(call));
+      py::gil_scoped_acquire gil;
+      try {
+        py::tuple py_args(count);
+        for (size_t i = 0; i < count; ++i) py_args[i] = FromAlea(alea_retain(args[i]));
+        py::object r = h->fn(*py_args);
+        *result = ToAlea(r);
+        return ALEA_OK;
+      } catch (py::error_already_set& e) {
+        return alea_host_fail(call, (std::string(e.type().attr("__name__").cast<std::string>()) +
+                                     ": " + py::str(e.value()).cast<std::string>())
+                                        .c_str());
+      } catch (std::exception& e) {
+        return alea_host_fail(call, e.what());
+      }
+    };
+    alea_error* e = nullptr;
+    Check(alea_vm_register_function(vm_, &f, &e), &e);
+    hosts_.push_back(std::move(host));
+  }
+
+  // `extern let NAME`: a value, converted now and checked at the next load.
+  void RegisterValue(const std::string& name, py::handle value) {
+    Owned v(ToAlea(value));
+    alea_error* e = nullptr;
+    Check(alea_vm_register_value(vm_, name.c_str(), v.get(), &e), &e);
+  }
+
   void Interrupt() { alea_vm_interrupt(vm_); }
 
   py::dict Stats() const {
@@ -523,7 +568,12 @@ class Vm {
     return lock;
   }
 
+  struct Host {
+    std::string name;
+    py::object fn;
+  };
   alea_vm* vm_ = nullptr;
+  std::vector<std::unique_ptr<Host>> hosts_;  // kept while the VM may call them
   py::object output_;
   std::string root_;
   std::mutex busy_;
@@ -594,6 +644,12 @@ PYBIND11_MODULE(_alea, m) {
             return vm.Call(vm.Find(name), std::move(args));
           },
           py::arg("name"))
+      .def("register_function", &Vm::RegisterFunction, py::arg("name"), py::arg("fn"),
+           py::arg("signature") = py::none(),
+           "Makes fn what `extern fn NAME` calls in modules loaded afterwards (signature, "
+           "if given, e.g. \"(Float) -> Float\", is checked at load)")
+      .def("register_value", &Vm::RegisterValue, py::arg("name"), py::arg("value"),
+           "Makes value the value of `extern let NAME` in modules loaded afterwards")
       .def("interrupt", &Vm::Interrupt,
            "Stops the running call (from any thread) with an Error of code CANCELLED")
       .def_property_readonly("stats", &Vm::Stats);

@@ -259,3 +259,34 @@ def test_vms_on_threads_agree(module):
         t.join()
     for r in results[1:]:
         np.testing.assert_array_equal(r, results[0])
+
+
+def test_host_functions_and_values():
+    m = alea.compile("""extern fn lookup(key: Str) -> Float
+extern let scale: Float
+extern fn noisy(s: RandState, n: Int) -> Tensor
+fn priced(item: Str) -> Float = lookup(item) * scale
+fn draw(s: RandState) -> Tensor = noisy(s, 3)
+""", "host.alea")
+    vm = alea.Vm()
+    with pytest.raises(alea.Error, match="extern fn lookup") as e:
+        vm.load(m)
+    assert e.value.code == "NOT_FOUND"
+    prices = {"apple": 1.5}
+    vm.register_function("lookup", lambda key: prices[key], "(Str) -> Float")
+    # A state reaches Python as a RandState, a NumPy array comes back.
+    vm.register_function("noisy", lambda s, n: np.full(n, s.key_data()[0] % 7, np.float32))
+    vm.register_value("scale", 2.0)
+    vm.load(m)
+    assert vm.call("priced", "apple") == 3.0
+    with pytest.raises(alea.Error) as e:
+        vm.call("priced", "pear")
+    assert e.value.code == "ABORTED"
+    assert "host function `lookup` failed: KeyError: 'pear'" in e.value.message
+    assert e.value.file == "host.alea" and e.value.line == 4
+    expected = alea.key(5).key_data()[0] % 7
+    np.testing.assert_array_equal(vm.call("draw", alea.key(5)), np.full(3, expected, np.float32))
+    vm.register_function("lookup", lambda key: "not a Float")
+    vm.load(m)
+    with pytest.raises(alea.Error, match="returned a Str, not the declared Float"):
+        vm.call("priced", "apple")
