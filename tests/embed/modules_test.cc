@@ -2,7 +2,10 @@
 // a module survives the trip and runs as compiled, its run-time errors
 // quote its source, host functions bind to it, and damaged bytes are an
 // error naming the byte, never a crash.
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "alea/compiler.h"
 #include "alea/vm.h"
@@ -70,6 +73,28 @@ TEST(EmbedModules, DamagedBytesAreAnError) {
       EXPECT_THAT(std::string(b.status().message()), StartsWith("malformed module: ")) << i;
     }
   }
+}
+
+TEST(EmbedModules, ImportsThroughTheHostsReader) {
+  std::vector<std::string> asked;
+  auto reader = [&](std::string_view path) -> std::optional<std::string> {
+    asked.emplace_back(path);
+    if (path == "lib/util.alea") return "fn triple(x: Int) -> Int = 3 * x\n";
+    return std::nullopt;
+  };
+  alea::StatusOr<Module> m =
+      Compile("import \"util.alea\"\nfn f(x: Int) -> Int = triple(x)\n", "lib/main.alea", reader);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(asked, std::vector<std::string>{"lib/util.alea"});
+  Vm vm;
+  ASSERT_TRUE(vm.Load(*m).ok());
+  alea::StatusOr<Value> r =
+      vm.Call(embed_testing::FindOk(vm, "f", {{Type::kInt}, Type::kInt}), {Value::Int(2)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->AsInt(), 6);
+  m = Compile("import \"gone.alea\"\nfn f() -> Int = 1\n", "main.alea", reader);
+  EXPECT_EQ(m.status().code(), alea::StatusCode::kInvalidArgument);
+  EXPECT_THAT(m.status().message(), HasSubstr("No such file or directory"));
 }
 
 TEST(EmbedModules, AnEmptyModuleHasBytesThatLoadNothing) {
