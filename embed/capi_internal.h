@@ -14,6 +14,7 @@
 #include "lang/source.h"
 #include "vm/bytecode.h"
 #include "vm/random/keys.h"
+#include "vm/vm.h"
 
 // Every object a value refers to: a reference count and the kind, then the
 // kind's own part (the derived structs below). Immutable once made but for
@@ -133,6 +134,9 @@ alea_value NewState(const vm::random::RandState& state);
 
 // The type of a value as Alea spells it.
 std::string Describe(alea_value v);
+
+// The VM inside a handle, for the tooling functions (include/alea/tooling.h).
+vm::Vm& InternalVm(alea_vm* vm);
 
 }  // namespace alea::capi
 

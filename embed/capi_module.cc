@@ -179,6 +179,14 @@ void alea_module_release(alea_module* module) {
   }
 }
 
+int alea_module_has_main(const alea_module* module) {
+  return module != nullptr && module->data.module.main >= 0 ? 1 : 0;
+}
+
+int alea_module_main_uses_rng(const alea_module* module) {
+  return alea_module_has_main(module) != 0 && module->data.module.main_uses_rng ? 1 : 0;
+}
+
 size_t alea_module_function_count(const alea_module* module) {
   return module == nullptr ? 0 : module->data.module.exports.size();
 }

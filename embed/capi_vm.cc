@@ -609,7 +609,15 @@ struct alea_vm {
   // The rendered diagnostic of the VM's last error, as an error object.
   alea_code Failed(const absl::Status& status, alea_error** error) const {
     const alea::vm::RuntimeError* e = vm.last_error();
-    if (e == nullptr || module == nullptr) return alea::capi::FailWith(error, status);
+    if (module == nullptr) return alea::capi::FailWith(error, status);
+    if (e == nullptr) {
+      // Refused before anything ran: a run-time error of no place.
+      alea::lang::Diagnostics diags;
+      diags.Report(alea::lang::DiagId::kRuntimeError, std::nullopt, std::string(status.message()),
+                   "");
+      return alea::capi::FailWithDiagnostics(error, alea::capi::CodeOf(status),
+                                             module->data.sources, diags);
+    }
     return FailWithRuntimeError(alea::capi::CodeOf(status), *e, error);
   }
   alea_code FailWithRuntimeError(alea_code code, const alea::vm::RuntimeError& e,
@@ -645,6 +653,8 @@ struct alea_vm {
 };
 
 namespace alea::capi {
+
+vm::Vm& InternalVm(alea_vm* vm) { return vm->vm; }
 
 // Whether a state among those a value holds was consumed (by an earlier call
 // or through a copy), or is held twice: the VM's "a RandState is used twice".
@@ -1056,6 +1066,25 @@ alea_code alea_call_into(alea_vm* vm, const alea_function* function, const alea_
                             "the result buffer must be aligned to 4 bytes");
   }
   return Call(vm, function, args, count, buffer, capacity, result, error);
+}
+
+alea_code alea_vm_run_main(alea_vm* vm, const char* const* args, size_t count, int64_t seed,
+                           alea_error** error) {
+  using alea::capi::Fail;
+  if (vm->module == nullptr) return Fail(error, ALEA_FAILED_PRECONDITION, "no module loaded");
+  const alea::capi::ModuleSources& m = vm->module->data;
+  if (m.module.main < 0) {
+    alea::lang::Diagnostics diags;
+    diags.Report(alea::lang::DiagId::kNoMain, std::nullopt,
+                 m.sources.size() > 0 ? m.sources.file(0).path() : std::string("<module>"));
+    return alea::capi::FailWithDiagnostics(error, ALEA_NOT_FOUND, m.sources, diags);
+  }
+  std::vector<std::string> main_args;
+  for (size_t i = 0; i < count; ++i) main_args.emplace_back(args[i] == nullptr ? "" : args[i]);
+  // The load computed the lets: main alone runs now.
+  absl::Status status = vm->vm.RunMain(main_args, seed, /*run_init=*/false);
+  if (!status.ok()) return vm->Failed(status, error);
+  return ALEA_OK;
 }
 
 void alea_vm_interrupt(alea_vm* vm) { vm->vm.Interrupt(); }

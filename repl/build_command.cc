@@ -1,12 +1,15 @@
 // `alea build FILE [-o OUT]`: compiles a program into a module file that
 // `alea run`, `alea dis` and hosts load without the compiler (docs/aleac.md).
+// A host of the C API.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <string>
 
-#include "lang/diagnostics.h"
-#include "lang/front_end.h"
+#include "alea/alea.h"
+#include "alea/tooling.h"
 #include "repl/commands.h"
-#include "vm/module_file.h"
 
 namespace alea::repl {
 namespace {
@@ -49,16 +52,17 @@ int RunBuild(const std::vector<std::string>& args) {
   if (int status = SingleFileOperand("build", operands, &file); status != kExitOk) return status;
   if (output.empty()) output = DefaultOutput(file);
 
-  lang::SourceManager sources;
-  vm::Module module;
-  if (!CompileFile(file, sources, module, /*has_host=*/host, /*export_functions=*/true)) {
-    return kExitProgramError;
-  }
-  std::vector<std::string> texts;
-  for (size_t i = 0; i < module.files.size(); ++i) {
-    texts.emplace_back(i < sources.size() ? sources.file(static_cast<lang::FileId>(i)).text() : "");
-  }
-  const std::string bytes = vm::EncodeModule(module, texts);
+  // A library for hosts as well as a program: every function exported.
+  alea_compile_options options;
+  alea_compile_options_init(&options);
+  options.no_host = host ? 0 : 1;
+  alea_module* module = OpenProgramFile(file, options);
+  if (module == nullptr) return kExitProgramError;
+  size_t length = 0;
+  void* encoded = alea_module_to_bytes(module, &length);
+  alea_module_release(module);
+  const std::string bytes(static_cast<const char*>(encoded), encoded == nullptr ? 0 : length);
+  alea_free(encoded);
   // Written beside its final name and renamed, so that a failed build never
   // leaves half a module where a good one was.
   const std::string temporary = output + ".tmp";
@@ -68,9 +72,7 @@ int RunBuild(const std::vector<std::string>& args) {
   if (!out || std::rename(temporary.c_str(), output.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     std::remove(temporary.c_str());
-    lang::Diagnostics diags;
-    diags.Report(lang::DiagId::kCannotWriteFile, std::nullopt, output, why);
-    std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+    std::fputs(tooling::CannotWriteError(output, why).c_str(), stderr);
     return kExitProgramError;
   }
   return kExitOk;

@@ -1,34 +1,16 @@
 // `alea dis FILE`: the bytecode the compiler makes of a program;
 // `alea dis --desugar [--seed N] FILE`: the program with its implicit random
-// states made explicit, as Alea source (lang/desugar.h).
+// states made explicit, as Alea source. A host of the C API, with
+// alea/tooling.h for what no other host needs.
 #include <cstdio>
 #include <optional>
 
-#include "lang/desugar.h"
-#include "lang/diagnostics.h"
-#include "lang/front_end.h"
+#include "alea/alea.h"
+#include "alea/tooling.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
-#include "vm/disassembler.h"
 
 namespace alea::repl {
-namespace {
-
-int RunDesugar(const std::string& file, int64_t seed) {
-  lang::SourceManager sources;
-  lang::Diagnostics diags;
-  // The front end alone: the rewrite reads the checked tree, not bytecode.
-  std::optional<lang::Program> program = lang::CheckProgram(file, sources, diags);
-  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
-  if (!program) return kExitProgramError;
-  lang::DesugarOptions options;
-  options.seed = seed;
-  options.sources = &sources;
-  std::fputs(lang::DesugarProgram(*program, options).c_str(), stdout);
-  return kExitOk;
-}
-
-}  // namespace
 
 int RunDis(const std::vector<std::string>& args) {
   bool desugar = false;
@@ -51,11 +33,20 @@ int RunDis(const std::vector<std::string>& args) {
   if (seed && !desugar) return UsageError("dis", "`--seed` goes with `--desugar`");
   std::string file;
   if (int status = SingleFileOperand("dis", operands, &file); status != kExitOk) return status;
-  if (desugar) return RunDesugar(file, seed.value_or(0));
-  lang::SourceManager sources;
-  vm::Module module;
-  if (!LoadProgramFile(file, sources, module)) return kExitProgramError;
-  std::fputs(vm::Disassemble(module).c_str(), stdout);
+  if (desugar) {
+    const tooling::Shown shown = tooling::Desugar(file, seed.value_or(0));
+    std::fputs(shown.diagnostics.c_str(), stderr);
+    std::fputs(shown.text.c_str(), stdout);
+    return shown.ok ? kExitOk : kExitProgramError;
+  }
+  // The module `alea run` runs: `main` and what it reaches.
+  alea_compile_options options;
+  alea_compile_options_init(&options);
+  options.main_only = 1;
+  alea_module* module = OpenProgramFile(file, options);
+  if (module == nullptr) return kExitProgramError;
+  std::fputs(tooling::Disassemble(module).c_str(), stdout);
+  alea_module_release(module);
   return kExitOk;
 }
 

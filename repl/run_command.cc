@@ -1,18 +1,15 @@
-// `alea run FILE [ARGS...]`: front end, compiler, VM. Every error, compile
-// time or run time, is a diagnostic on stderr in one layout.
+// `alea run FILE [ARGS...]`: a host of the C API (include/alea/alea.h), as
+// Lua's `lua.c` is of `lua.h`. Every error, compile time or run time, is a
+// diagnostic on stderr in one layout.
 #include <cstdio>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/compiler.h"
-#include "embed/runtime_diagnostic.h"
-#include "lang/diagnostics.h"
-#include "lang/front_end.h"
+#include "alea/alea.h"
+#include "alea/tooling.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
 #include "repl/print_stats.h"
-#include "stdlib/natives.h"
-#include "vm/vm.h"
 
 namespace alea::repl {
 namespace {
@@ -55,22 +52,6 @@ bool ParseBytes(const std::string& text, uint64_t* bytes) {
 
 }  // namespace
 
-// Compiles FILE; on success `module` holds it. Diagnostics are printed.
-bool CompileFile(const std::string& file, lang::SourceManager& sources, vm::Module& module,
-                 bool has_host, bool export_functions) {
-  lang::Diagnostics diags;
-  std::optional<lang::Program> program = lang::CheckProgram(file, sources, diags);
-  bool ok = program.has_value();
-  if (ok) {
-    absl::StatusOr<vm::Module> compiled = compiler::Compile(
-        *program, sources, diags, {.export_functions = export_functions, .has_host = has_host});
-    ok = compiled.ok();
-    if (ok) module = *std::move(compiled);
-  }
-  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
-  return ok;
-}
-
 int RunRun(const std::vector<std::string>& args) {
   std::string file;
   std::vector<std::string> program_args;
@@ -79,8 +60,10 @@ int RunRun(const std::vector<std::string>& args) {
   bool jit = true;
   bool stats = false;
   bool avx512 = true;
-  int threads = vm::ThreadPool::HardwareThreads();
-  vm::Limits limits;
+  int threads = tooling::HardwareThreads();
+  alea_config config;
+  alea_config_init(&config);
+  std::string sandbox;
   std::string value;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -107,21 +90,21 @@ int RunRun(const std::vector<std::string>& args) {
       avx512 = value == "avx512";
     } else if (int parsed = ParseOptionValue("run", "--max-heap", args, &i, &value); parsed != 0) {
       if (parsed < 0) return kExitUsage;
-      if (!ParseBytes(value, &limits.max_heap_bytes)) {
+      if (!ParseBytes(value, &config.max_heap_bytes)) {
         return UsageError(
             "run",
             "`--max-heap` needs a byte count such as 4096, 64K, 512M or 2G, not `" + value + "`");
       }
     } else if (int parsed = ParseOptionValue("run", "--max-depth", args, &i, &value); parsed != 0) {
       if (parsed < 0) return kExitUsage;
-      if (!absl::SimpleAtoi(value, &limits.max_call_depth) || limits.max_call_depth < 1) {
+      if (!absl::SimpleAtoi(value, &config.max_call_depth) || config.max_call_depth < 1) {
         return UsageError("run",
                           "`--max-depth` needs a positive number of calls, not `" + value + "`");
       }
     } else if (int parsed = ParseOptionValue("run", "--sandbox", args, &i, &value); parsed != 0) {
       if (parsed < 0) return kExitUsage;
       if (value.empty()) return UsageError("run", "`--sandbox` needs a directory");
-      limits.files = vm::FileAccess{vm::FileAccess::Mode::kReadWrite, value};
+      sandbox = value;
     } else if (arg == "--" && i + 1 < args.size()) {
       file = args[++i];
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -132,48 +115,50 @@ int RunRun(const std::vector<std::string>& args) {
   }
   if (file.empty()) return UsageError("run", "missing FILE");
 
-  lang::SourceManager sources;
-  vm::Module module;
-  std::vector<uint64_t> code_offsets;
-  if (!LoadProgramFile(file, sources, module, /*has_host=*/false, &code_offsets)) {
-    return kExitProgramError;
-  }
-  if (module.main < 0) {
-    lang::Diagnostics diags;
-    diags.Report(lang::DiagId::kNoMain, std::nullopt, file);
-    std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+  // `alea run` is a host of the C API (include/alea/alea.h) like any other,
+  // with what a command line needs beyond it from alea/tooling.h.
+  alea_compile_options options;
+  alea_compile_options_init(&options);
+  options.no_host = 1;
+  options.main_only = 1;
+  alea_module* module = OpenProgramFile(file, options);
+  if (module == nullptr) return kExitProgramError;
+  struct Release {
+    alea_module* m;
+    ~Release() { alea_module_release(m); }
+  } release_module{module};
+  if (alea_module_has_main(module) == 0) {
+    std::fprintf(stderr, "%s", tooling::NoMainError(file).c_str());
     return kExitProgramError;
   }
   // A seed only reaches a `uses rng` main: say so rather than ignore it.
-  if (seed_given && !module.main_uses_rng) {
-    lang::Diagnostics diags;
-    diags.Report(lang::DiagId::kSeedUnused, std::nullopt, std::to_string(seed));
-    std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+  if (seed_given && alea_module_main_uses_rng(module) == 0) {
+    std::fputs(tooling::SeedUnusedWarning(seed).c_str(), stderr);
   }
 
-  vm::Vm machine(limits);
-  machine.AddNatives(stdlib::Natives());
-  machine.SetJitEnabled(jit);
-  machine.SetJitAvx512(avx512);
-  machine.SetThreads(threads);
-  machine.SetKernelTiming(stats);
-  absl::Status status = machine.Load(module, code_offsets);
-  if (!status.ok()) {
-    ReportLoadError(file, status.message());
-    return kExitProgramError;
+  config.threads = threads;
+  config.jit = jit ? 1 : 0;
+  config.files = sandbox.empty() ? ALEA_FILES_FULL : ALEA_FILES_READ_WRITE;
+  config.files_root = sandbox.c_str();
+  alea_vm* machine = alea_vm_new(&config);
+  struct Free {
+    alea_vm* vm;
+    ~Free() { alea_vm_free(vm); }
+  } free_vm{machine};
+  tooling::SetAvx512(machine, avx512);
+  tooling::SetKernelTiming(machine, stats);
+  std::vector<const char*> argv;
+  for (const std::string& a : program_args) argv.push_back(a.c_str());
+  alea_error* error = nullptr;
+  alea_code code = alea_vm_load(machine, module, &error);
+  if (code == ALEA_OK) {
+    code = alea_vm_run_main(machine, argv.data(), argv.size(), seed, &error);
   }
-  status = machine.RunMain(program_args, seed);
   std::fflush(stdout);
-  if (stats) PrintStats(machine.stats());
-  if (status.ok()) return kExitOk;
-  const vm::RuntimeError* error = machine.last_error();
-  lang::Diagnostics diags;
-  if (error == nullptr) {
-    diags.Report(lang::DiagId::kRuntimeError, std::nullopt, std::string(status.message()), "");
-  } else {
-    embed::ReportRuntimeError(sources, *error, diags);
-  }
-  std::fputs(lang::RenderAll(sources, diags).c_str(), stderr);
+  if (stats) PrintStats(tooling::Stats(machine));
+  if (code == ALEA_OK) return kExitOk;
+  std::fputs(alea_error_message(error), stderr);
+  alea_error_free(error);
   return kExitProgramError;
 }
 

@@ -451,7 +451,7 @@ absl::Status Vm::Call(uint32_t function, absl::Span<const Value> args, Value* re
   return FinishRun(Invoke(function, nullptr, args, result, result_is_ref));
 }
 
-absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
+absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed, bool run_init) {
   if (module_ == nullptr) return absl::FailedPreconditionError("no module loaded");
   if (module_->main < 0) return absl::FailedPreconditionError("the module has no `main`");
   if (absl::Status s = CheckExternals(); !s.ok()) return s;
@@ -459,7 +459,7 @@ absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed) {
   bool ok = true;
   Value result = 0;
   bool is_ref = false;
-  if (module_->init >= 0) {
+  if (run_init && module_->init >= 0) {
     ok = Invoke(static_cast<uint32_t>(module_->init), nullptr, {}, &result, &is_ref);
     if (ok && is_ref && result != 0) heap_.ReleaseValue(result);
   }

@@ -105,7 +105,10 @@ class Vm {
   // text printed before a run-time error is written before the error is
   // reported. A run-time error is returned as a Status (its message) and in
   // detail by last_error(); the Vm stays usable.
-  absl::Status RunMain(const std::vector<std::string>& args, int64_t seed = 0);
+  // With run_init false, F(init) is taken as done (RunInit ran it: a host
+  // that loads, then runs main).
+  absl::Status RunMain(const std::vector<std::string>& args, int64_t seed = 0,
+                       bool run_init = true);
 
   // Runs F(init), computing the globals, for a host that calls functions of
   // the module without running main (RunMain runs it itself). Errors as RunMain.

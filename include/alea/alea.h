@@ -274,6 +274,17 @@ typedef struct alea_compile_options {
   size_t size;           /* sizeof(alea_compile_options): alea_compile_options_init sets it */
   alea_import_fn import; /* NULL: imports are read from the file system */
   void* import_user;
+  /* 1: the program runs without a host, as under `alea run`: an `extern`
+   * declaration is a compile error. Default 0. */
+  int no_host;
+  /* 1: only `main` and what it reaches are compiled, and no function can be
+   * found by name (a program to run, not a library to call). Default 0. */
+  int main_only;
+  /* Where the warnings of a compile that succeeds go, rendered as `alea run`
+   * prints them (those of one that fails are part of its error). NULL:
+   * dropped. */
+  void (*warnings)(void* user, const char* text, size_t length);
+  void* warnings_user;
 } alea_compile_options;
 ALEA_API void alea_compile_options_init(alea_compile_options* options);
 
@@ -284,6 +295,17 @@ ALEA_API void alea_compile_options_init(alea_compile_options* options);
 ALEA_API alea_code alea_compile(const char* source, size_t length, const char* file_name,
                                 const alea_compile_options* options, alea_module** out,
                                 alea_error** error);
+/* The program in the file at `path`: a `.aleac` module (told by its first
+ * bytes) or source, compiled with `options`. Errors are diagnostics:
+ * "cannot open `PATH`: REASON" (ALEA_NOT_FOUND; past 256 MiB too), "`PATH` is
+ * not a valid module: byte N: ..." or the compile's (ALEA_INVALID_ARGUMENT). */
+ALEA_API alea_code alea_module_from_file(const char* path, const alea_compile_options* options,
+                                         alea_module** out, alea_error** error);
+/* Whether the module has a `main`, and whether that main `uses rng` (draws
+ * from the stream alea_vm_run_main's seed makes). */
+ALEA_API int alea_module_has_main(const alea_module* module);
+ALEA_API int alea_module_main_uses_rng(const alea_module* module);
+
 /* A module from the bytes of a `.aleac` file (`alea build`, or
  * alea_module_to_bytes), without the compiler. Malformed bytes are
  * ALEA_INVALID_ARGUMENT "malformed module: byte N: ..."; what the module
@@ -381,6 +403,13 @@ ALEA_API alea_code alea_call_into(alea_vm* vm, const alea_function* function,
 
 /* Replaces the config's output sink (NULL: standard output). */
 ALEA_API void alea_vm_set_output(alea_vm* vm, alea_output_fn output, void* user);
+
+/* Runs `main` of the loaded module (whose top-level lets the load computed),
+ * as `alea run` does: `args[0..count)` as its `[Str]` when it takes one, and
+ * key(seed) as its stream when it `uses rng`. No main is ALEA_NOT_FOUND;
+ * errors as alea_call's. */
+ALEA_API alea_code alea_vm_run_main(alea_vm* vm, const char* const* args, size_t count,
+                                    int64_t seed, alea_error** error);
 
 /* Thread-safe: the running call stops at its next call or backward jump with
  * ALEA_CANCELLED. A request made while nothing runs stops the next call. */

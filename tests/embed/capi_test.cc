@@ -1,6 +1,7 @@
 // The C API (include/alea/alea.h): values both ways, the whole-list check,
 // states the host splits, errors with their location, host functions and
 // values, import hooks, limits.
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -716,6 +717,118 @@ TEST(CApiFiles, NoneByDefault) {
   EXPECT_THAT(Take(e), HasSubstr("/etc/hostname"));
   alea_release(path);
   alea_vm_free(vm);
+  alea_module_release(m);
+}
+
+}  // namespace
+
+namespace {
+
+// A scratch file holding `text`, removed with the object.
+struct ScratchFile {
+  explicit ScratchFile(const std::string& name, const std::string& text)
+      : path(::testing::TempDir() + name) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  ~ScratchFile() { std::remove(path.c_str()); }
+  std::string path;
+};
+
+TEST(CApiProgram, FromFileThenMainAsAleaRunDoes) {
+  ScratchFile file("capi_main.alea",
+                   "let greeting = \"hi\"\n"
+                   "fn main(args: [Str]) uses rng {\n"
+                   "  print(greeting + \" \" + str(len(args)));\n"
+                   "  print(uniform([1]))\n"
+                   "}\n");
+  alea_module* m = nullptr;
+  alea_error* e = nullptr;
+  ASSERT_EQ(alea_module_from_file(file.path.c_str(), nullptr, &m, &e), ALEA_OK) << Take(e);
+  EXPECT_EQ(alea_module_has_main(m), 1);
+  EXPECT_EQ(alea_module_main_uses_rng(m), 1);
+  std::string out;
+  alea_config config;
+  alea_config_init(&config);
+  config.output = [](void* user, const char* text, size_t length) {
+    static_cast<std::string*>(user)->append(text, length);
+  };
+  config.output_user = &out;
+  alea_vm* vm = alea_vm_new(&config);
+  ASSERT_EQ(alea_vm_load(vm, m, &e), ALEA_OK) << Take(e);
+  const char* args[2] = {"a", "b"};
+  ASSERT_EQ(alea_vm_run_main(vm, args, 2, 0, &e), ALEA_OK) << Take(e);
+  // What `alea run FILE a b` prints: the same seed, the same draw.
+  EXPECT_EQ(out, "hi 2\n[0.8423141]\n");
+  // A module built from the file's bytes reads the same way.
+  size_t length = 0;
+  void* bytes = alea_module_to_bytes(m, &length);
+  ScratchFile module_file("capi_main.aleac", std::string(static_cast<char*>(bytes), length));
+  alea_free(bytes);
+  alea_module* again = nullptr;
+  ASSERT_EQ(alea_module_from_file(module_file.path.c_str(), nullptr, &again, &e), ALEA_OK)
+      << Take(e);
+  EXPECT_EQ(alea_module_has_main(again), 1);
+  alea_module_release(again);
+  alea_vm_free(vm);
+  alea_module_release(m);
+}
+
+TEST(CApiProgram, FileErrorsAreDiagnostics) {
+  alea_module* m = nullptr;
+  alea_error* e = nullptr;
+  const std::string missing = ::testing::TempDir() + "capi_missing.alea";
+  EXPECT_EQ(alea_module_from_file(missing.c_str(), nullptr, &m, &e), ALEA_NOT_FOUND);
+  EXPECT_EQ(Take(e), "alea: error: cannot open `" + missing + "`: No such file or directory\n");
+  // A module cut short: refused with the byte and the rule.
+  const char* src = "fn main() = print(1)\n";
+  ASSERT_EQ(alea_compile(src, std::strlen(src), "cut.alea", nullptr, &m, nullptr), ALEA_OK);
+  size_t length = 0;
+  void* bytes = alea_module_to_bytes(m, &length);
+  alea_module_release(m);
+  ScratchFile cut("capi_cut.aleac", std::string(static_cast<char*>(bytes), 30));
+  alea_free(bytes);
+  EXPECT_EQ(alea_module_from_file(cut.path.c_str(), nullptr, &m, &e), ALEA_INVALID_ARGUMENT);
+  EXPECT_THAT(Take(e), HasSubstr("capi_cut.aleac` is not a valid module: byte "));
+}
+
+TEST(CApiProgram, OptionsForAProgramRatherThanALibrary) {
+  const char* src = "fn add(a: Int, b: Int) -> Int = a + b\nfn main() = print(add(1, 2))\n";
+  alea_compile_options options;
+  alea_compile_options_init(&options);
+  options.main_only = 1;
+  alea_module* m = nullptr;
+  ASSERT_EQ(alea_compile(src, std::strlen(src), "prog.alea", &options, &m, nullptr), ALEA_OK);
+  EXPECT_EQ(alea_module_function_count(m), 0u);  // nothing to call by name
+  alea_module_release(m);
+  const char* ext = "extern fn twice(x: Int) -> Int\nfn main() = print(twice(2))\n";
+  options.no_host = 1;
+  alea_error* e = nullptr;
+  EXPECT_EQ(alea_compile(ext, std::strlen(ext), "ext.alea", &options, &m, &e),
+            ALEA_INVALID_ARGUMENT);
+  EXPECT_THAT(Take(e), HasSubstr("provided by a host application"));
+  // Warnings of a compile that succeeds go to the callback.
+  const char* warn = "fn main() = match 1 { _ => print(1), 2 => print(2) }\n";
+  std::string warnings;
+  options.warnings = [](void* user, const char* text, size_t length) {
+    static_cast<std::string*>(user)->append(text, length);
+  };
+  options.warnings_user = &warnings;
+  ASSERT_EQ(alea_compile(warn, std::strlen(warn), "warn.alea", &options, &m, &e), ALEA_OK)
+      << Take(e);
+  EXPECT_THAT(warnings, HasSubstr("warn.alea:1:38: warning: unreachable match arm"));
+  // No main: alea_vm_run_main says so.
+  alea_module* lib = nullptr;
+  const char* nomain = "fn f() -> Int = 1\n";
+  ASSERT_EQ(alea_compile(nomain, std::strlen(nomain), "lib.alea", nullptr, &lib, nullptr), ALEA_OK);
+  EXPECT_EQ(alea_module_has_main(lib), 0);
+  alea_vm* vm = alea_vm_new(nullptr);
+  ASSERT_EQ(alea_vm_load(vm, lib, nullptr), ALEA_OK);
+  EXPECT_EQ(alea_vm_run_main(vm, nullptr, 0, 0, &e), ALEA_NOT_FOUND);
+  EXPECT_THAT(Take(e), HasSubstr("`lib.alea` has no `main` function"));
+  alea_vm_free(vm);
+  alea_module_release(lib);
   alea_module_release(m);
 }
 
