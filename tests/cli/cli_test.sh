@@ -170,6 +170,9 @@ expect 0 'F0: fn main' '' -- dis "$tmp/ok.aleac"
 mkdir -p "$tmp/modules"
 expect 0 '' '' -- build -o "$tmp/modules/m.bin" "$tmp/ok.alea"
 expect 0 '^1$' '' -- run "$tmp/modules/m.bin"
+# A module given to build is read as the module it is, and written again.
+expect 0 '' '' -- build -o "$tmp/modules/again.aleac" "$tmp/ok.aleac"
+expect 0 '^1$' '' -- run "$tmp/modules/again.aleac"
 expect 0 '' '' -- build --output="$tmp/modules/n.aleac" "$tmp/ok.alea"
 expect 1 '' 'bad.alea:1:19: error' -- build "$tmp/bad.alea"
 [[ -e "$tmp/bad.aleac" ]] && { echo "FAIL: a failed build wrote a module"; failures=$((failures + 1)); }
