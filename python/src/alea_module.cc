@@ -374,6 +374,13 @@ class Module {
     Check(alea_compile(source.data(), source.size(), file_name.c_str(), &options, &m, &e), &e);
     return Module(m);
   }
+  static Module FromFile(const std::string& path) {
+    alea_module* m = nullptr;
+    alea_error* e = nullptr;
+    Check(alea_module_from_file(path.c_str(), nullptr, &m, &e), &e);
+    return Module(m);
+  }
+  bool HasMain() const { return alea_module_has_main(m_) != 0; }
   static Module FromBytes(const py::bytes& bytes) {
     const std::string b = bytes;
     alea_module* m = nullptr;
@@ -457,6 +464,20 @@ class Vm {
     {
       py::gil_scoped_release nogil;
       c = alea_vm_load(vm_, module.get(), &e);
+    }
+    Check(c, &e);
+  }
+
+  // `main` of the loaded module, as `alea run FILE ARGS...` runs it.
+  void RunMain(const std::vector<std::string>& args, int64_t seed) {
+    std::vector<const char*> argv;
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    std::unique_lock<std::mutex> lock = Busy();
+    alea_error* e = nullptr;
+    alea_code c;
+    {
+      py::gil_scoped_release nogil;
+      c = alea_vm_run_main(vm_, argv.data(), argv.size(), seed, &e);
     }
     Check(c, &e);
   }
@@ -609,6 +630,9 @@ PYBIND11_MODULE(_alea, m) {
   py::class_<Module>(m, "Module")
       .def_static("from_bytes", &Module::FromBytes, py::arg("data"),
                   "A module from the bytes of a .aleac file (alea build), without the compiler")
+      .def_static("from_file", &Module::FromFile, py::arg("path"),
+                  "The program in a file: source, or a .aleac module (told by its first bytes)")
+      .def_property_readonly("has_main", &Module::HasMain)
       .def("to_bytes", &Module::ToBytes)
       .def_property_readonly("function_names", &Module::FunctionNames);
   m.def("compile", &Module::Compile, py::arg("source"), py::arg("file_name") = "<source>",
@@ -650,6 +674,10 @@ PYBIND11_MODULE(_alea, m) {
            "if given, e.g. \"(Float) -> Float\", is checked at load)")
       .def("register_value", &Vm::RegisterValue, py::arg("name"), py::arg("value"),
            "Makes value the value of `extern let NAME` in modules loaded afterwards")
+      .def("run_main", &Vm::RunMain, py::arg("args") = std::vector<std::string>{},
+           py::arg("seed") = 0,
+           "Runs main of the loaded module as `alea run FILE ARGS...` does (seed: a `uses rng` "
+           "main's key)")
       .def("interrupt", &Vm::Interrupt,
            "Stops the running call (from any thread) with an Error of code CANCELLED")
       .def_property_readonly("stats", &Vm::Stats);

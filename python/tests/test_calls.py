@@ -1,5 +1,7 @@
 """alea from Python: values both ways, errors, states, limits, threads."""
 
+import os
+import subprocess
 import threading
 import time
 
@@ -290,3 +292,37 @@ fn draw(s: RandState) -> Tensor = noisy(s, 3)
     vm.load(m)
     with pytest.raises(alea.Error, match="returned a Str, not the declared Float"):
         vm.call("priced", "apple")
+
+
+def test_a_file_without_main_or_missing(tmp_path):
+    with pytest.raises(alea.Error) as e:
+        alea.Module.from_file(str(tmp_path / "missing.alea"))
+    assert e.value.code == "NOT_FOUND" and "cannot open" in e.value.message
+    lib = alea.compile("fn f() -> Int = 1\n", "lib.alea")
+    assert not lib.has_main
+    vm = alea.Vm()
+    vm.load(lib)
+    with pytest.raises(alea.Error, match="has no `main`"):
+        vm.run_main()
+
+
+def test_a_program_from_a_file_runs_as_alea_run_does(tmp_path, capsys):
+    path = tmp_path / "prog.alea"
+    path.write_text("fn main(args: [Str]) uses rng {\n"
+                    "  print(len(args));\n"
+                    "  print(uniform([1]))\n"
+                    "}\n")
+    m = alea.Module.from_file(str(path))
+    assert m.has_main
+    vm = alea.Vm()
+    vm.load(m)
+    vm.run_main(["a", "b"], seed=0)
+    out = capsys.readouterr().out
+    assert out.startswith("2\n[")
+    # What `alea run FILE a b` prints, when the binary is at hand (CTest's run.sh).
+    alea_bin = os.environ.get("ALEA_BIN")
+    if not alea_bin:
+        pytest.skip("ALEA_BIN (the alea binary) is not set")
+    expected = subprocess.run([alea_bin, "run", str(path), "a", "b"], check=True,
+                              capture_output=True, text=True).stdout
+    assert out == expected
