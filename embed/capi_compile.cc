@@ -20,17 +20,6 @@
 namespace alea::capi {
 namespace {
 
-// The options a host gave, or the defaults: a struct from an older, smaller
-// header has only the fields it had.
-alea_compile_options OptionsOf(const alea_compile_options* given) {
-  alea_compile_options o;
-  alea_compile_options_init(&o);
-  if (given != nullptr) {
-    std::memcpy(&o, given, std::min(given->size, sizeof(alea_compile_options)));
-  }
-  return o;
-}
-
 // Compiles the root file `root` of `m`'s sources into `m`; on failure
 // reports and frees `m`.
 alea_code CompileInto(alea_module* m, lang::FileId root, const alea_compile_options& o,
@@ -100,7 +89,8 @@ alea_code alea_compile(const char* source, size_t length, const char* file_name,
   const alea::lang::FileId root =
       m->data.sources.Add(file_name == nullptr ? "<source>" : file_name,
                           std::string(source == nullptr ? "" : source, length));
-  return alea::capi::CompileInto(m, root, alea::capi::OptionsOf(options), out, error);
+  return alea::capi::CompileInto(m, root, alea::capi::FromHost(options, alea_compile_options_init),
+                                 out, error);
 }
 
 alea_code alea_module_from_file(const char* path, const alea_compile_options* options,
@@ -115,7 +105,8 @@ alea_code alea_module_from_file(const char* path, const alea_compile_options* op
   if (!alea::vm::LooksLikeModule(*read)) {
     auto* m = new alea_module;
     const alea::lang::FileId root = m->data.sources.Add(file, *std::move(read));
-    return alea::capi::CompileInto(m, root, alea::capi::OptionsOf(options), out, error);
+    return alea::capi::CompileInto(
+        m, root, alea::capi::FromHost(options, alea_compile_options_init), out, error);
   }
   alea_module* m = nullptr;
   alea_error* e = nullptr;

@@ -3,8 +3,10 @@
 #ifndef ALEA_EMBED_CAPI_INTERNAL_H_
 #define ALEA_EMBED_CAPI_INTERNAL_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,19 @@ inline alea_value ValueOf(alea_kind kind, alea_object* o) {
   v.kind = kind;
   v.as.object = o;
   return v;
+}
+
+// A struct a host filled, size first (alea_config, alea_compile_options,
+// alea_host_function), over the defaults `init` gives: one from an older,
+// smaller header has only the fields it had, and the rest keep their
+// defaults.
+template <typename T>
+T FromHost(const T* given, void (*init)(T*)) {
+  T out;
+  init(&out);
+  if (given != nullptr) std::memcpy(&out, given, std::min(given->size, sizeof(T)));
+  out.size = sizeof(T);
+  return out;
 }
 
 // Reports through `error` (when not null) and returns the code.

@@ -167,12 +167,16 @@ static alea_code Pass(alea_vm* vm, const vm::Module& m, const alea_value* values
   }
   if (AnyReused(states)) return vm->StateReused(error);
   out.clear();
+  // The references converted so far, given back when the call cannot go on.
+  auto release_converted = [&] {
+    for (size_t j = 0; j < out.size(); ++j) {
+      if (m.types[types[j].type].is_reference()) vm->vm.heap().ReleaseValue(out[j]);
+    }
+  };
   for (size_t i = 0; i < types.size(); ++i) {
     std::optional<vm::Value> v = convert.ToVm(values[i], types[i], true);
     if (!v) {
-      for (size_t j = 0; j < out.size(); ++j) {
-        if (m.types[types[j].type].is_reference()) vm->vm.heap().ReleaseValue(out[j]);
-      }
+      release_converted();
       return Fail(error, ALEA_RESOURCE_EXHAUSTED,
                   absl::StrCat("out of memory budget passing ", noun, " ", i + 1));
     }
@@ -181,9 +185,7 @@ static alea_code Pass(alea_vm* vm, const vm::Module& m, const alea_value* values
   for (StateObject* s : states) {
     if (s->consumed.exchange(true)) {
       // Another thread consumed a copy meanwhile: nothing runs.
-      for (size_t j = 0; j < out.size(); ++j) {
-        if (m.types[types[j].type].is_reference()) vm->vm.heap().ReleaseValue(out[j]);
-      }
+      release_converted();
       return vm->StateReused(error);
     }
   }
@@ -321,10 +323,7 @@ void alea_config_init(alea_config* config) {
 }
 
 alea_vm* alea_vm_new(const alea_config* config) {
-  alea_config c;
-  alea_config_init(&c);
-  // A config from an older, smaller struct has only the fields it had.
-  if (config != nullptr) std::memcpy(&c, config, std::min(config->size, sizeof(alea_config)));
+  const alea_config c = alea::capi::FromHost(config, alea_config_init);
   alea::vm::Limits limits;
   limits.max_heap_bytes = c.max_heap_bytes;
   limits.max_call_depth = c.max_call_depth;
@@ -611,12 +610,7 @@ void** alea_host_site_data(alea_host_call* call) { return &call->entry->sites[ca
 alea_code alea_vm_register_function(alea_vm* vm, const alea_host_function* function,
                                     alea_error** error) {
   using alea::capi::Fail;
-  alea_host_function spec;
-  alea_host_function_init(&spec);
-  if (function != nullptr) {
-    std::memcpy(&spec, function, std::min(function->size, sizeof(alea_host_function)));
-  }
-  spec.size = sizeof(alea_host_function);
+  const alea_host_function spec = alea::capi::FromHost(function, alea_host_function_init);
   if (spec.name == nullptr || spec.fn == nullptr) {
     return Fail(error, ALEA_INVALID_ARGUMENT, "a host function needs a name and a function");
   }

@@ -60,25 +60,29 @@ std::string Disassemble(const alea_module* module) { return vm::Disassemble(modu
 
 int HardwareThreads() { return vm::ThreadPool::HardwareThreads(); }
 
-std::string NoMainError(std::string_view file) {
+namespace {
+
+// A diagnostic of no source place, rendered as Alea renders every one.
+template <typename... Args>
+std::string Rendered(lang::DiagId id, const Args&... args) {
   lang::SourceManager none;
   lang::Diagnostics diags;
-  diags.Report(lang::DiagId::kNoMain, std::nullopt, std::string(file));
+  diags.Report(id, std::nullopt, args...);
   return lang::RenderAll(none, diags);
+}
+
+}  // namespace
+
+std::string NoMainError(std::string_view file) {
+  return Rendered(lang::DiagId::kNoMain, std::string(file));
 }
 
 std::string CannotWriteError(std::string_view file, std::string_view why) {
-  lang::SourceManager none;
-  lang::Diagnostics diags;
-  diags.Report(lang::DiagId::kCannotWriteFile, std::nullopt, std::string(file), std::string(why));
-  return lang::RenderAll(none, diags);
+  return Rendered(lang::DiagId::kCannotWriteFile, std::string(file), std::string(why));
 }
 
 std::string SeedUnusedWarning(int64_t seed) {
-  lang::SourceManager none;
-  lang::Diagnostics diags;
-  diags.Report(lang::DiagId::kSeedUnused, std::nullopt, std::to_string(seed));
-  return lang::RenderAll(none, diags);
+  return Rendered(lang::DiagId::kSeedUnused, std::to_string(seed));
 }
 
 }  // namespace alea::tooling

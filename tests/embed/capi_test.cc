@@ -53,6 +53,11 @@ fn div(a: Int, b: Int) -> Int = a / b
 fn spin(n: Int) -> Int = if n == 0 { 0 } else { spin(n - 1) }
 )";
 
+// An output sink (alea_output_fn) that appends to the std::string `user`.
+void AppendTo(void* user, const char* text, size_t length) {
+  static_cast<std::string*>(user)->append(text, length);
+}
+
 // The message of `e`, freed.
 std::string Take(alea_error* e) {
   std::string message = e == nullptr ? "" : alea_error_message(e);
@@ -154,9 +159,7 @@ TEST_F(CApi, OutputGoesToTheSink) {
   std::string out;
   alea_config config;
   alea_config_init(&config);
-  config.output = [](void* user, const char* text, size_t length) {
-    static_cast<std::string*>(user)->append(text, length);
-  };
+  config.output = AppendTo;
   config.output_user = &out;
   alea_vm* vm = alea_vm_new(&config);
   ASSERT_EQ(alea_vm_load(vm, module_, nullptr), ALEA_OK);
@@ -751,9 +754,7 @@ TEST(CApiProgram, FromFileThenMainAsAleaRunDoes) {
   std::string out;
   alea_config config;
   alea_config_init(&config);
-  config.output = [](void* user, const char* text, size_t length) {
-    static_cast<std::string*>(user)->append(text, length);
-  };
+  config.output = AppendTo;
   config.output_user = &out;
   alea_vm* vm = alea_vm_new(&config);
   ASSERT_EQ(alea_vm_load(vm, m, &e), ALEA_OK) << Take(e);
@@ -811,9 +812,7 @@ TEST(CApiProgram, OptionsForAProgramRatherThanALibrary) {
   // Warnings of a compile that succeeds go to the callback.
   const char* warn = "fn main() = match 1 { _ => print(1), 2 => print(2) }\n";
   std::string warnings;
-  options.warnings = [](void* user, const char* text, size_t length) {
-    static_cast<std::string*>(user)->append(text, length);
-  };
+  options.warnings = AppendTo;
   options.warnings_user = &warnings;
   ASSERT_EQ(alea_compile(warn, std::strlen(warn), "warn.alea", &options, &m, &e), ALEA_OK)
       << Take(e);
