@@ -205,6 +205,12 @@ def test_limits(module):
     assert vm.stats["instructions"] > 10_000
     with pytest.raises(ValueError, match="root"):
         alea.Vm(files="read_only")
+    with pytest.raises(ValueError, match='files is "none", "read_only", "read_write" or "full"'):
+        alea.Vm(files="everything")
+    with pytest.raises(ValueError, match="2 uint32 words, not 3"):
+        alea.RandState.from_key([1, 2, 3])
+    with pytest.raises(ValueError, match=r"\[0, 2\^32\)"):
+        alea.key(0).fold_in(-1)
 
 
 def test_interrupt_from_another_thread_with_the_gil_released(module):

@@ -277,9 +277,15 @@ TEST_F(CApi, ATensorResultIntoAHostBuffer) {
   alea_release(r);
   EXPECT_EQ(alea_call_into(vm_, Find("scale"), args, 2, out, 8, &r, &e), ALEA_OUT_OF_RANGE);
   EXPECT_EQ(Take(e), "the result of `scale` has shape (3,) (12 bytes), more than the buffer's 8");
-  alea_value one = alea_int(1);
-  EXPECT_EQ(alea_call_into(vm_, Find("add"), &one, 1, out, 8, &r, &e), ALEA_INVALID_ARGUMENT);
-  Take(e);
+  alea_value ints[2] = {alea_int(1), alea_int(2)};
+  EXPECT_EQ(alea_call_into(vm_, Find("add"), ints, 2, out, 8, &r, &e), ALEA_INVALID_ARGUMENT);
+  EXPECT_EQ(Take(e), "`add` does not return a Tensor: (Int, Int) -> Int");
+  EXPECT_EQ(alea_call_into(vm_, Find("scale"), args, 2, nullptr, 0, &r, &e), ALEA_INVALID_ARGUMENT);
+  EXPECT_EQ(Take(e), "no buffer for the result");
+  EXPECT_EQ(
+      alea_call_into(vm_, Find("scale"), args, 2, reinterpret_cast<char*>(out) + 1, 12, &r, &e),
+      ALEA_INVALID_ARGUMENT);
+  EXPECT_EQ(Take(e), "the result buffer must be aligned to 4 bytes");
   alea_release(x);
 }
 
@@ -653,6 +659,15 @@ fn name(x: Int) -> Str = label(x)
     ++freed_sites;
     delete static_cast<int*>(data);
   };
+  alea_host_function nameless;
+  alea_host_function_init(&nameless);
+  EXPECT_EQ(alea_vm_register_function(vm, &nameless, &e), ALEA_INVALID_ARGUMENT);
+  EXPECT_EQ(Take(e), "a host function needs a name and a function");
+  alea_value not_a_value;
+  not_a_value.kind = ALEA_STR;
+  not_a_value.as.object = nullptr;
+  EXPECT_EQ(alea_vm_register_value(vm, "base", not_a_value, &e), ALEA_INVALID_ARGUMENT);
+  EXPECT_EQ(Take(e), "a value needs a name and a value");
   ASSERT_EQ(alea_vm_register_function(vm, &f, nullptr), ALEA_OK);
   EXPECT_EQ(alea_vm_load(vm, m, &e), ALEA_INVALID_ARGUMENT);
   EXPECT_EQ(Take(e),
