@@ -152,6 +152,9 @@ std::string Describe(alea_value v);
 
 // The VM inside a handle, for the tooling functions (include/alea/tooling.h).
 vm::Vm& InternalVm(alea_vm* vm);
+// A VM with the standard library under any limits, those alea_config cannot
+// say included (a fuzzer's max_native_nesting); nullptr when out of memory.
+alea_vm* NewVm(const vm::Limits& limits);
 
 }  // namespace alea::capi
 

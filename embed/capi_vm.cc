@@ -141,6 +141,12 @@ namespace alea::capi {
 
 vm::Vm& InternalVm(alea_vm* vm) { return vm->vm; }
 
+alea_vm* NewVm(const vm::Limits& limits) {
+  auto* vm = new (std::nothrow) alea_vm(limits);
+  if (vm != nullptr) vm->vm.AddNatives(stdlib::Natives());
+  return vm;
+}
+
 // Whether a state among those a value holds was consumed (by an earlier call
 // or through a copy), or is held twice: the VM's "a RandState is used twice".
 static bool AnyReused(States states) {
@@ -343,9 +349,8 @@ alea_vm* alea_vm_new(const alea_config* config) {
       break;
   }
   limits.files.root = c.files_root == nullptr ? "" : c.files_root;
-  auto* vm = new (std::nothrow) alea_vm(limits);
+  alea_vm* vm = alea::capi::NewVm(limits);
   if (vm == nullptr) return nullptr;
-  vm->vm.AddNatives(alea::stdlib::Natives());
   vm->vm.SetThreads(c.threads < 1 ? 1 : c.threads);
   vm->vm.SetJitEnabled(c.jit != 0);
   if (c.output != nullptr) {

@@ -5,21 +5,23 @@
 // read the machine's files, not the input) and `:quit` ends the input.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "alea/tooling.h"
+#include "embed/capi_internal.h"
 #include "fuzz/limits.h"
 #include "repl/input_completeness.h"
 #include "repl/repl_commands.h"
-#include "repl/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace alea;
-  repl::SessionOptions options;
-  options.limits = fuzz::RunLimits();
-  repl::Session session(options);
+  // Declared first, so freed after the session, which releases its values into it.
+  std::unique_ptr<alea_vm, void (*)(alea_vm*)> vm(capi::NewVm(fuzz::RunLimits()), alea_vm_free);
+  tooling::Session session(vm.get(), 0);
   std::string pending;
   for (absl::string_view line :
        absl::StrSplit(absl::string_view(reinterpret_cast<const char*>(data), size), '\n')) {

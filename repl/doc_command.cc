@@ -2,10 +2,9 @@
 // command line, and the generator of docs/builtins.md.
 #include <cstdio>
 
-#include "lang/builtin_docs.h"
+#include "alea/tooling.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
-#include "repl/doc_text.h"
 
 namespace alea::repl {
 
@@ -28,10 +27,10 @@ int RunDoc(const std::vector<std::string>& args) {
   }
   if (markdown) {
     if (!name.empty()) return UsageError("doc", "--markdown takes no NAME");
-    std::fputs(lang::BuiltinReferenceMarkdown().c_str(), stdout);
+    std::fputs(tooling::BuiltinReferenceMarkdown().c_str(), stdout);
     return kExitOk;
   }
-  DocLookup doc = LookUpDoc(name);
+  tooling::DocLookup doc = tooling::LookUpDoc(name);
   if (!doc.found) {
     std::fprintf(stderr, "alea: error: %s\nhelp: `alea doc` with no name lists every builtin\n",
                  doc.text.c_str());

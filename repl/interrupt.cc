@@ -8,12 +8,13 @@ namespace alea::repl {
 namespace {
 
 // Lock-free atomics only: they are touched from the signal handler.
-std::atomic<vm::Vm*> g_running{nullptr};
+std::atomic<alea_vm*> g_running{nullptr};
 std::atomic<bool> g_prompt_interrupt{false};
 
 void OnInterrupt(int) {
-  if (vm::Vm* machine = g_running.load()) {
-    machine->Interrupt();
+  // alea_vm_interrupt only sets a flag the VM polls: safe in a handler.
+  if (alea_vm* vm = g_running.load()) {
+    alea_vm_interrupt(vm);
   } else {
     g_prompt_interrupt.store(true);
   }
@@ -32,9 +33,9 @@ void InstallInterruptHandler() {
 bool TakePromptInterrupt() { return g_prompt_interrupt.exchange(false); }
 bool PromptInterruptPending() { return g_prompt_interrupt.load(); }
 
-Evaluating::Evaluating(vm::Vm& machine) {
+Evaluating::Evaluating(alea_vm* vm) {
   g_prompt_interrupt.store(false);
-  g_running.store(&machine);
+  g_running.store(vm);
 }
 
 Evaluating::~Evaluating() { g_running.store(nullptr); }

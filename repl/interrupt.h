@@ -5,7 +5,7 @@
 #ifndef ALEA_REPL_INTERRUPT_H_
 #define ALEA_REPL_INTERRUPT_H_
 
-#include "vm/vm.h"
+#include "alea/alea.h"
 
 namespace alea::repl {
 
@@ -15,10 +15,10 @@ void InstallInterruptHandler();
 bool TakePromptInterrupt();
 bool PromptInterruptPending();
 
-// While one lives, Ctrl-C interrupts `machine`.
+// While one lives, Ctrl-C interrupts `vm`.
 class Evaluating {
  public:
-  explicit Evaluating(vm::Vm& machine);
+  explicit Evaluating(alea_vm* vm);
   ~Evaluating();
   Evaluating(const Evaluating&) = delete;
   Evaluating& operator=(const Evaluating&) = delete;

@@ -4,12 +4,6 @@
 
 namespace alea::repl {
 
-void PrintStats(const vm::Stats& s) {
-  PrintStats(tooling::RunStats{s.instructions, s.calls, s.allocations, s.peak_heap_bytes,
-                               s.jit_kernels, s.jit_compile_nanos, s.jit_kernel_nanos, s.run_nanos,
-                               s.bytes_copied});
-}
-
 void PrintStats(const tooling::RunStats& s) {
   std::fflush(stdout);
   std::fprintf(stderr,

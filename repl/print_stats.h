@@ -3,13 +3,11 @@
 #define ALEA_REPL_PRINT_STATS_H_
 
 #include "alea/tooling.h"
-#include "vm/vm.h"
 
 namespace alea::repl {
 
 // One `stats: ...` line on stderr, so that stdout stays the program's output.
 void PrintStats(const tooling::RunStats& stats);
-void PrintStats(const vm::Stats& stats);
 
 }  // namespace alea::repl
 

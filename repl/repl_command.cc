@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "lang/builtins.h"
-#include "lang/prelude.h"
+#include "alea/alea.h"
+#include "alea/tooling.h"
 #include "repl/command_line.h"
 #include "repl/commands.h"
 #include "repl/history_path.h"
@@ -16,7 +18,6 @@
 #include "repl/interrupt.h"
 #include "repl/line_reader.h"
 #include "repl/repl_commands.h"
-#include "repl/session.h"
 
 namespace alea::repl {
 namespace {
@@ -24,20 +25,10 @@ namespace {
 // More threads than this is a typo, not a machine (as `alea run`).
 constexpr int kMaxThreads = 1024;
 
-// The words Tab completes a name to: the session's, the builtins' (the
-// standard library included), the prelude's types and constructors, and the
-// keywords.
-std::vector<std::string> NameCandidates(const Session& session) {
+// The words Tab completes a name to: the session's and the language's.
+std::vector<std::string> NameCandidates(const tooling::Session& session) {
   std::vector<std::string> words = session.Names();
-  for (std::string_view name : lang::BuiltinNames()) words.emplace_back(name);
-  for (const lang::PreludeType& type : lang::PreludeTypes()) {
-    words.emplace_back(type.name);
-    for (const lang::PreludeCtor& c : lang::PreludeCtors(type)) words.push_back(c.name);
-  }
-  for (const char* keyword : {"fn", "let", "type", "import", "extern", "if", "else", "match",
-                              "with", "uses", "rng", "true", "false"}) {
-    words.emplace_back(keyword);
-  }
+  for (std::string& word : tooling::LanguageWords()) words.push_back(std::move(word));
   return words;
 }
 
@@ -47,7 +38,7 @@ std::vector<std::string> CommandCandidates() {
   return words;
 }
 
-void Loop(Session& session, LineReader& reader) {
+void Loop(tooling::Session& session, LineReader& reader) {
   std::string pending;  // an unfinished input's lines so far
   std::string line;
   while (true) {
@@ -59,13 +50,13 @@ void Loop(Session& session, LineReader& reader) {
     if (status == ReadStatus::kEof) {
       // An unfinished input at the end is evaluated, so that its error shows.
       if (!pending.empty()) {
-        Evaluating evaluating(session.machine());
+        Evaluating evaluating(session.vm());
         session.Eval(pending);
       }
       return;
     }
     if (pending.empty() && absl::StartsWith(absl::StripLeadingAsciiWhitespace(line), ":")) {
-      Evaluating evaluating(session.machine());
+      Evaluating evaluating(session.vm());
       if (!RunReplCommand(session, line)) return;
       continue;
     }
@@ -73,7 +64,7 @@ void Loop(Session& session, LineReader& reader) {
     pending += line;
     if (!IsCompleteInput(pending)) continue;
     {
-      Evaluating evaluating(session.machine());
+      Evaluating evaluating(session.vm());
       session.Eval(pending);
     }
     pending.clear();
@@ -83,22 +74,26 @@ void Loop(Session& session, LineReader& reader) {
 }  // namespace
 
 int RunRepl(const std::vector<std::string>& args) {
-  SessionOptions options;
-  options.threads = vm::ThreadPool::HardwareThreads();
+  alea_config config;
+  alea_config_init(&config);
+  config.threads = tooling::HardwareThreads();
+  // As `alea run`: the session's programs may read and write any file.
+  config.files = ALEA_FILES_FULL;
+  int64_t seed = 0;
   bool history = true;
   std::string value;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--no-jit") {
-      options.jit = false;
+      config.jit = 0;
     } else if (arg == "--no-history") {
       history = false;
-    } else if (int parsed = ParseSeedOption("repl", args, &i, &options.seed); parsed != 0) {
+    } else if (int parsed = ParseSeedOption("repl", args, &i, &seed); parsed != 0) {
       if (parsed < 0) return kExitUsage;
     } else if (int parsed = ParseOptionValue("repl", "--threads", args, &i, &value); parsed != 0) {
       if (parsed < 0) return kExitUsage;
-      if (!absl::SimpleAtoi(value, &options.threads) || options.threads < 1 ||
-          options.threads > kMaxThreads) {
+      if (!absl::SimpleAtoi(value, &config.threads) || config.threads < 1 ||
+          config.threads > kMaxThreads) {
         return UsageError("repl", absl::StrCat("`--threads` needs a number from 1 to ", kMaxThreads,
                                                ", not `", value, "`"));
       }
@@ -108,7 +103,12 @@ int RunRepl(const std::vector<std::string>& args) {
       return UsageError("repl", "unexpected argument `" + arg + "`");
     }
   }
-  Session session(options);
+  std::unique_ptr<alea_vm, void (*)(alea_vm*)> vm(alea_vm_new(&config), alea_vm_free);
+  if (vm == nullptr) {
+    std::fputs("alea: error: out of memory\n", stderr);
+    return kExitProgramError;
+  }
+  tooling::Session session(vm.get(), seed);
   InstallInterruptHandler();
   std::unique_ptr<LineReader> reader;
   if (isatty(STDIN_FILENO)) {

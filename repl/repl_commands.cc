@@ -6,10 +6,18 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "repl/doc_text.h"
+#include "repl/print_stats.h"
 
 namespace alea::repl {
 namespace {
+
+// An error of the session itself, not of a program: "error: MESSAGE" on
+// stderr after what was printed so far (the session's own are the same).
+void SessionError(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fflush(stderr);
+}
 
 // Whether a command that needs an argument got one (else says so).
 bool HasArgument(absl::string_view name, absl::string_view arg) {
@@ -23,9 +31,9 @@ bool HasArgument(absl::string_view name, absl::string_view arg) {
   return false;
 }
 
-// `:doc NAME` and `:help NAME`: the builtin's reference (repl/doc_text.h).
-bool Doc(Session&, absl::string_view arg) {
-  DocLookup doc = LookUpDoc(std::string_view(arg.data(), arg.size()));
+// `:doc NAME` and `:help NAME`: the builtin's reference (tooling::LookUpDoc).
+bool Doc(tooling::Session&, absl::string_view arg) {
+  tooling::DocLookup doc = tooling::LookUpDoc(std::string_view(arg.data(), arg.size()));
   if (!doc.found) {
     SessionError(doc.text);
     std::fputs("help: `:doc` with no name lists every builtin\n", stderr);
@@ -36,7 +44,7 @@ bool Doc(Session&, absl::string_view arg) {
   return true;
 }
 
-bool Help(Session& session, absl::string_view arg) {
+bool Help(tooling::Session& session, absl::string_view arg) {
   if (!arg.empty()) return Doc(session, arg);
   std::string out =
       "Type an expression to evaluate it, or a `fn`, `let` or `import` to add it\n"
@@ -54,42 +62,42 @@ bool Help(Session& session, absl::string_view arg) {
   return true;
 }
 
-bool Type(Session& session, absl::string_view arg) {
+bool Type(tooling::Session& session, absl::string_view arg) {
   if (HasArgument("type", arg)) session.PrintType(std::string(arg));
   return true;
 }
 
-bool Dis(Session& session, absl::string_view arg) {
+bool Dis(tooling::Session& session, absl::string_view arg) {
   if (HasArgument("dis", arg)) session.Disassemble(std::string(arg));
   return true;
 }
 
-bool Desugar(Session& session, absl::string_view arg) {
+bool Desugar(tooling::Session& session, absl::string_view arg) {
   if (HasArgument("desugar", arg)) session.Desugar(std::string(arg));
   return true;
 }
 
-bool Load(Session& session, absl::string_view arg) {
+bool Load(tooling::Session& session, absl::string_view arg) {
   if (HasArgument("load", arg)) session.Load(std::string(arg));
   return true;
 }
 
-bool Reload(Session& session, absl::string_view) {
+bool Reload(tooling::Session& session, absl::string_view) {
   session.Reload();
   return true;
 }
 
-bool Time(Session& session, absl::string_view arg) {
+bool Time(tooling::Session& session, absl::string_view arg) {
   if (HasArgument("time", arg)) session.Time(std::string(arg));
   return true;
 }
 
-bool Stats(Session& session, absl::string_view) {
-  session.ShowStats();
+bool Stats(tooling::Session& session, absl::string_view) {
+  PrintStats(tooling::Stats(session.vm()));
   return true;
 }
 
-bool Seed(Session& session, absl::string_view arg) {
+bool Seed(tooling::Session& session, absl::string_view arg) {
   int64_t seed = 0;
   if (!HasArgument("seed", arg)) return true;
   if (!absl::SimpleAtoi(arg, &seed)) {
@@ -100,7 +108,7 @@ bool Seed(Session& session, absl::string_view arg) {
   return true;
 }
 
-bool Quit(Session&, absl::string_view) { return false; }
+bool Quit(tooling::Session&, absl::string_view) { return false; }
 
 }  // namespace
 
@@ -121,7 +129,7 @@ const std::vector<ReplCommand>& ReplCommands() {
   return kAll;
 }
 
-bool RunReplCommand(Session& session, absl::string_view line) {
+bool RunReplCommand(tooling::Session& session, absl::string_view line) {
   absl::string_view text = absl::StripAsciiWhitespace(line);
   text.remove_prefix(1);  // the colon
   size_t space = text.find_first_of(" \t");

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "repl/session.h"
+#include "alea/tooling.h"
 
 namespace alea::repl {
 
@@ -15,14 +15,14 @@ struct ReplCommand {
   const char* synopsis;  // the argument, or ""
   const char* help;      // one line
   // Runs the command on its argument (trimmed); false ends the session.
-  bool (*run)(Session& session, absl::string_view arg);
+  bool (*run)(tooling::Session& session, absl::string_view arg);
 };
 
 const std::vector<ReplCommand>& ReplCommands();
 
 // Runs a line that starts with `:`; false when the session should end. An
 // unknown command is an error that lists the known ones.
-bool RunReplCommand(Session& session, absl::string_view line);
+bool RunReplCommand(tooling::Session& session, absl::string_view line);
 
 }  // namespace alea::repl
 

@@ -6,8 +6,10 @@
 #define ALEA_TOOLING_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "alea/alea.h"
 
@@ -59,6 +61,60 @@ std::string NoMainError(std::string_view file);
 // `alea build`'s: FILE cannot be written, for a reason (strerror's).
 std::string CannotWriteError(std::string_view file, std::string_view why);
 std::string SeedUnusedWarning(int64_t seed);
+
+// What `alea doc [NAME]` and the REPL's `:doc NAME` print, from the
+// builtins' reference: NAME's entry (`-` gives both minuses), a prelude
+// type's, or with an empty NAME the index of every builtin. Not found: the
+// error message, with the nearest name if there is one.
+struct DocLookup {
+  bool found = false;
+  std::string text;
+};
+DocLookup LookUpDoc(std::string_view name);
+// docs/builtins.md (`alea doc --markdown`).
+std::string BuiltinReferenceMarkdown();
+
+// The words of the language a name may complete to: the builtins' (the
+// standard library's included), the prelude's types and constructors, and
+// the keywords.
+std::vector<std::string> LanguageWords();
+
+// The REPL's session (`alea repl`; docs/repl.md): the definitions typed so
+// far, checked and compiled again as one program with each input, and run in
+// one VM. A definition joins the session, replacing what it redefines; an
+// expression is evaluated and its value printed as `- : T = v`; an input that
+// fails changes nothing. Results go to standard output and diagnostics to
+// standard error, as the REPL shows them; the programs' `print`s go through
+// the VM's output, which the session takes over.
+class SessionImpl;
+class Session {
+ public:
+  // `vm` (alea_vm_new: limits, threads, JIT) runs every input and must
+  // outlive the session; `seed` seeds the session random stream.
+  Session(alea_vm* vm, int64_t seed);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // One complete input (whole by the REPL's reckoning: balanced brackets).
+  void Eval(std::string_view input);
+  // The commands: `:type EXPR`, `:time EXPR`, `:dis NAME`, `:desugar NAME`,
+  // `:load FILE` (source or `.aleac`), `:reload`, `:seed N`.
+  void PrintType(std::string_view expr);
+  void Time(std::string_view expr);
+  void Disassemble(std::string_view name);
+  void Desugar(std::string_view name);
+  void Load(std::string_view path);
+  void Reload();
+  void SetSeed(int64_t seed);
+  // Every name the session defines, for completion.
+  std::vector<std::string> Names() const;
+  alea_vm* vm() const { return vm_; }
+
+ private:
+  alea_vm* vm_;
+  std::unique_ptr<SessionImpl> impl_;
+};
 
 }  // namespace alea::tooling
 

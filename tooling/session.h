@@ -1,5 +1,6 @@
-// A REPL session: the definitions typed so far, the VM, the session random
-// stream, and the evaluation of one input at a time.
+// Inside tooling::Session (include/alea/tooling.h), the REPL's session: the
+// definitions typed so far, the VM, the session random stream, and the
+// evaluation of one input at a time.
 //
 // The session is kept as source, not as compiled state: each input is added
 // to the session's items (or wrapped as a function, for an expression), the
@@ -7,8 +8,8 @@
 // (session_text.h), loaded into the one VM and run. An input that fails at
 // any stage leaves the items as they were, so an error never costs a
 // definition. Output goes to stdout, diagnostics to stderr.
-#ifndef ALEA_REPL_SESSION_H_
-#define ALEA_REPL_SESSION_H_
+#ifndef ALEA_TOOLING_SESSION_H_
+#define ALEA_TOOLING_SESSION_H_
 
 #include <cstdint>
 #include <map>
@@ -21,20 +22,11 @@
 #include "lang/diagnostics.h"
 #include "lang/program.h"
 #include "lang/source.h"
-#include "repl/session_text.h"
+#include "tooling/session_text.h"
 #include "vm/bytecode.h"
 #include "vm/vm.h"
 
-namespace alea::repl {
-
-struct SessionOptions {
-  bool jit = true;
-  int threads = 1;
-  int64_t seed = 0;
-  // The machine's limits: none but the defaults at the prompt; tight ones
-  // for a fuzzer (fuzz/repl_fuzzer.cc).
-  vm::Limits limits = {};
-};
+namespace alea::tooling {
 
 // One top-level definition of the session, as the pieces of its text.
 struct Item {
@@ -70,31 +62,29 @@ struct Build {
 // stderr, after what was printed so far.
 void SessionError(const std::string& message);
 
-class Session {
+class SessionImpl {
  public:
-  explicit Session(const SessionOptions& options);
-  ~Session();
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
+  // `machine` (the one inside a host's alea_vm) must outlive the session.
+  SessionImpl(vm::Vm& machine, int64_t seed);
+  ~SessionImpl();
+  SessionImpl(const SessionImpl&) = delete;
+  SessionImpl& operator=(const SessionImpl&) = delete;
 
   // Evaluates one complete input: definitions (`fn`, `let`, `import`) join
   // the session; anything else is an expression whose value is printed.
   void Eval(std::string_view input);
 
-  // The REPL's commands (repl_commands.cc).
+  // The REPL's commands (repl/repl_commands.cc).
   void PrintType(const std::string& expr);
   void Time(const std::string& expr);
   void Disassemble(const std::string& name);
   void Desugar(const std::string& name);
   void Load(const std::string& path);
   void Reload();
-  void ShowStats() const;
   void SetSeed(int64_t seed);
 
   // Every name the session defines, for completion.
   std::vector<std::string> Names() const;
-
-  vm::Vm& machine() { return machine_; }
 
  private:
   // The result of evaluating an expression input, for Time.
@@ -137,8 +127,7 @@ class Session {
   void EvalDefinitions(lang::FileId file, lang::Module& parsed);
   void Write(absl::string_view text);
 
-  SessionOptions options_;
-  vm::Vm machine_;
+  vm::Vm& machine_;
   lang::SourceManager inputs_;  // `<input N>`: every input, as typed
   std::vector<Item> items_;
   int64_t seed_ = 0;
@@ -155,6 +144,6 @@ class Session {
   std::map<std::string, PersistedValue> persisted_;
 };
 
-}  // namespace alea::repl
+}  // namespace alea::tooling
 
-#endif  // ALEA_REPL_SESSION_H_
+#endif  // ALEA_TOOLING_SESSION_H_

@@ -1,11 +1,13 @@
-#include "repl/doc_text.h"
-
+// The builtins' reference and the language's words, for `alea doc`, `:doc`
+// and completion (include/alea/tooling.h).
 #include "absl/strings/str_cat.h"
+#include "alea/tooling.h"
 #include "lang/builtin_docs.h"
+#include "lang/builtins.h"
 #include "lang/prelude.h"
 #include "lang/suggest.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 
 DocLookup LookUpDoc(std::string_view name) {
   if (name.empty()) return {true, lang::BuiltinIndexText()};
@@ -34,4 +36,20 @@ DocLookup LookUpDoc(std::string_view name) {
   return {true, text};
 }
 
-}  // namespace alea::repl
+std::string BuiltinReferenceMarkdown() { return lang::BuiltinReferenceMarkdown(); }
+
+std::vector<std::string> LanguageWords() {
+  std::vector<std::string> words;
+  for (std::string_view name : lang::BuiltinNames()) words.emplace_back(name);
+  for (const lang::PreludeType& type : lang::PreludeTypes()) {
+    words.emplace_back(type.name);
+    for (const lang::PreludeCtor& c : lang::PreludeCtors(type)) words.push_back(c.name);
+  }
+  for (const char* keyword : {"fn", "let", "type", "import", "extern", "if", "else", "match",
+                              "with", "uses", "rng", "true", "false"}) {
+    words.emplace_back(keyword);
+  }
+  return words;
+}
+
+}  // namespace alea::tooling

@@ -1,4 +1,4 @@
-// The Session side of the REPL's commands (the table is repl_commands.cc).
+// The session side of the REPL's commands (the table is repl/repl_commands.cc).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,14 +14,13 @@
 #include "absl/strings/strip.h"
 #include "lang/desugar.h"
 #include "lang/types.h"
-#include "repl/print_stats.h"
-#include "repl/session.h"
+#include "tooling/session.h"
 #include "vm/disassembler.h"
 #include "vm/module_file.h"
 #include "vm/print.h"
 #include "vm/verifier.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 namespace {
 
 // Moves `module`'s line tables off the synthesized session file onto the
@@ -62,12 +61,12 @@ bool StartsAnyItem(absl::string_view line) {
 
 }  // namespace
 
-void Session::PrintType(const std::string& expr) {
+void SessionImpl::PrintType(const std::string& expr) {
   lang::FileId file = AddInput(expr);
   EvalExpression(expr, file, nullptr, /*type_only=*/true);
 }
 
-void Session::Time(const std::string& expr) {
+void SessionImpl::Time(const std::string& expr) {
   auto start = std::chrono::steady_clock::now();
   lang::FileId file = AddInput(expr);
   Timing timing;
@@ -81,7 +80,7 @@ void Session::Time(const std::string& expr) {
   std::fflush(stderr);
 }
 
-void Session::Disassemble(const std::string& name) {
+void SessionImpl::Disassemble(const std::string& name) {
   std::unique_ptr<Build> build = Compile(items_, true, /*all_functions=*/true);
   if (!build->ok()) {
     Report(*build);
@@ -109,7 +108,7 @@ void Session::Disassemble(const std::string& name) {
   Write(out);
 }
 
-void Session::Desugar(const std::string& name) {
+void SessionImpl::Desugar(const std::string& name) {
   std::unique_ptr<Build> build = Compile(items_, false);
   if (!build->ok()) {
     Report(*build);
@@ -134,7 +133,7 @@ void Session::Desugar(const std::string& name) {
 // session from the sources it carries (the session needs their types), so
 // its root file is what is imported, read from the module, not the disk.
 // Returns the root's path, or "" after reporting why the module cannot be.
-std::string Session::SourcesOfModule(const std::string& path, const std::string& bytes) {
+std::string SessionImpl::SourcesOfModule(const std::string& path, const std::string& bytes) {
   absl::StatusOr<vm::ModuleFile> m = vm::DecodeModule(bytes);
   absl::Status status = m.ok() ? vm::VerifyModule(m->module) : m.status();
   if (!status.ok()) {
@@ -152,7 +151,7 @@ std::string Session::SourcesOfModule(const std::string& path, const std::string&
   return m->module.files[0];
 }
 
-void Session::Load(const std::string& typed) {
+void SessionImpl::Load(const std::string& typed) {
   std::string path = typed;
   if (std::ifstream in(typed, std::ios::binary); in) {
     std::string head(vm::kModuleMagicSize, '\0');
@@ -194,7 +193,7 @@ void Session::Load(const std::string& typed) {
   Write(shown);
 }
 
-void Session::Reload() {
+void SessionImpl::Reload() {
   std::vector<Item> lets;
   std::vector<std::string> wrappers;
   // Read from disk this time; a failed reload keeps the files as they were.
@@ -212,14 +211,12 @@ void Session::Reload() {
   Write(shown.empty() ? "no files loaded\n" : shown);
 }
 
-void Session::ShowStats() const { PrintStats(machine_.stats()); }
-
-void Session::SetSeed(int64_t seed) {
+void SessionImpl::SetSeed(int64_t seed) {
   seed_ = seed;
   stream_index_ = 0;
 }
 
-std::vector<std::string> Session::Names() const {
+std::vector<std::string> SessionImpl::Names() const {
   std::vector<std::string> names;
   for (const Item& item : items_) {
     if (item.kind == Item::Kind::kImport) continue;
@@ -228,4 +225,4 @@ std::vector<std::string> Session::Names() const {
   return names;
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling

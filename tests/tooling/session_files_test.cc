@@ -4,12 +4,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
+#include "alea/alea.h"
+#include "alea/tooling.h"
 #include "gtest/gtest.h"
-#include "repl/session.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 namespace {
 
 namespace fs = std::filesystem;
@@ -46,7 +48,17 @@ class SessionFiles : public testing::Test {
     return printed;
   }
 
-  Session session_{SessionOptions{.jit = false}};
+  static alea_vm* NewVm() {
+    alea_config config;
+    alea_config_init(&config);
+    config.jit = 0;
+    config.files = ALEA_FILES_FULL;
+    return alea_vm_new(&config);
+  }
+
+  // The VM first: the session releases its values into it when it goes.
+  std::unique_ptr<alea_vm, void (*)(alea_vm*)> vm_{NewVm(), alea_vm_free};
+  Session session_{vm_.get(), 0};
   fs::path dir_;
   std::string lib_;
 };
@@ -92,4 +104,4 @@ TEST_F(SessionFiles, ABrokenFileOnDiskBreaksOnlyTheReload) {
 }
 
 }  // namespace
-}  // namespace alea::repl
+}  // namespace alea::tooling

@@ -7,8 +7,8 @@
 // and run-time errors that the front end, compiler or VM place in the
 // synthesized file are moved back onto the user's own input, so that they
 // read `<input 3>:1:5: error: ...` and never show the glue.
-#ifndef ALEA_REPL_SESSION_TEXT_H_
-#define ALEA_REPL_SESSION_TEXT_H_
+#ifndef ALEA_TOOLING_SESSION_TEXT_H_
+#define ALEA_TOOLING_SESSION_TEXT_H_
 
 #include <cstdint>
 #include <string>
@@ -18,7 +18,7 @@
 #include "lang/diagnostics.h"
 #include "lang/source.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 
 // A run of session text: the user's (file and offset say where it came from)
 // or synthesized (spans in it are blamed on `blame`).
@@ -58,6 +58,6 @@ class SessionText {
   std::vector<Placed> placed_;
 };
 
-}  // namespace alea::repl
+}  // namespace alea::tooling
 
-#endif  // ALEA_REPL_SESSION_TEXT_H_
+#endif  // ALEA_TOOLING_SESSION_TEXT_H_

@@ -1,11 +1,11 @@
-#include "repl/value_text.h"
+#include "tooling/value_text.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "vm/print.h"
 #include "vm/tensor.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 
 std::string ResultText(absl::string_view head, absl::string_view type, vm::Value value,
                        const vm::ExportType& result, const vm::Module& module) {
@@ -28,4 +28,4 @@ std::string ResultText(absl::string_view head, absl::string_view type, vm::Value
   return out;
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling

@@ -1,8 +1,8 @@
-#include "repl/session_text.h"
+#include "tooling/session_text.h"
 
 #include <algorithm>
 
-namespace alea::repl {
+namespace alea::tooling {
 
 void SessionText::AppendUser(std::string_view text, lang::FileId file, uint32_t offset) {
   uint32_t begin = static_cast<uint32_t>(text_.size());
@@ -60,4 +60,4 @@ std::string SessionText::Render(const lang::SourceManager& sources, lang::FileId
   return out;
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling

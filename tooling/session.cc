@@ -1,4 +1,4 @@
-#include "repl/session.h"
+#include "tooling/session.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,15 +19,13 @@
 #include "lang/front_end.h"
 #include "lang/parser.h"
 #include "lang/types.h"
-#include "repl/print_stats.h"
-#include "repl/session_lets.h"
-#include "repl/stream_state.h"
-#include "repl/value_text.h"
-#include "stdlib/natives.h"
+#include "tooling/session_lets.h"
+#include "tooling/stream_state.h"
+#include "tooling/value_text.h"
 #include "vm/disassembler.h"
 #include "vm/print.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -159,11 +157,7 @@ void SessionError(const std::string& message) {
   std::fflush(stderr);
 }
 
-Session::Session(const SessionOptions& options)
-    : options_(options), machine_(options.limits), seed_(options.seed) {
-  machine_.AddNatives(stdlib::Natives());
-  machine_.SetJitEnabled(options.jit);
-  machine_.SetThreads(options.threads);
+SessionImpl::SessionImpl(vm::Vm& machine, int64_t seed) : machine_(machine), seed_(seed) {
   // `:stats` shows the time spent in JIT kernels; at the REPL's pace the two
   // clock reads per kernel call cost nothing anyone could notice.
   machine_.SetKernelTiming(true);
@@ -176,19 +170,19 @@ Session::Session(const SessionOptions& options)
   });
 }
 
-Session::~Session() { ReleasePersisted(machine_, persisted_, {}); }
+SessionImpl::~SessionImpl() { ReleasePersisted(machine_, persisted_, {}); }
 
-void Session::Write(absl::string_view text) {
+void SessionImpl::Write(absl::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
 }
 
-lang::FileId Session::AddInput(std::string_view text) {
+lang::FileId SessionImpl::AddInput(std::string_view text) {
   return inputs_.Add(absl::StrCat("<input ", inputs_.size() + 1, ">"), std::string(text));
 }
 
-std::unique_ptr<Build> Session::Compile(const std::vector<Item>& items, bool compile,
-                                        bool all_functions) const {
+std::unique_ptr<Build> SessionImpl::Compile(const std::vector<Item>& items, bool compile,
+                                            bool all_functions) const {
   auto build = std::make_unique<Build>();
   build->sources = inputs_;
   for (const auto& [path, text] : files_) build->sources.Provide(path, text);
@@ -210,7 +204,7 @@ std::unique_ptr<Build> Session::Compile(const std::vector<Item>& items, bool com
   return build;
 }
 
-std::vector<Item> Session::Replace(
+std::vector<Item> SessionImpl::Replace(
     const std::vector<Item>& fresh,
     std::vector<std::pair<std::string, std::string>>* forgotten) const {
   absl::flat_hash_set<std::string> names;
@@ -258,14 +252,14 @@ std::vector<Item> Session::Replace(
   return out;
 }
 
-void Session::Report(const Build& build) const {
+void SessionImpl::Report(const Build& build) const {
   std::fflush(stdout);
   lang::FileId current = static_cast<lang::FileId>(inputs_.size() - 1);
   std::fputs(build.text.Render(build.sources, build.session, build.diags, current).c_str(), stderr);
   std::fflush(stderr);
 }
 
-void Session::ReportRuntime(const Build& build) const {
+void SessionImpl::ReportRuntime(const Build& build) const {
   std::fflush(stdout);
   const vm::RuntimeError* error = machine_.last_error();
   if (error != nullptr && error->id == vm::RuntimeErrorId::kInterrupted) {
@@ -283,7 +277,7 @@ void Session::ReportRuntime(const Build& build) const {
   std::fflush(stderr);
 }
 
-bool Session::LoadAndInit(const Build& build, std::string* let_output) {
+bool SessionImpl::LoadAndInit(const Build& build, std::string* let_output) {
   absl::Status status = machine_.Load(*build.module);
   if (status.ok()) status = SetPersisted(*build.module, machine_, persisted_);
   if (!status.ok()) {
@@ -300,7 +294,7 @@ bool Session::LoadAndInit(const Build& build, std::string* let_output) {
   return true;
 }
 
-void Session::Eval(std::string_view input) {
+void SessionImpl::Eval(std::string_view input) {
   lang::FileId file = AddInput(input);
   std::string_view first = FirstWord(input);
   lang::Diagnostics diags;
@@ -335,8 +329,8 @@ void Session::Eval(std::string_view input) {
   EvalExpression(input, file, nullptr, /*type_only=*/false);
 }
 
-void Session::EvalExpression(std::string_view input, lang::FileId file, Timing* timing,
-                             bool type_only) {
+void SessionImpl::EvalExpression(std::string_view input, lang::FileId file, Timing* timing,
+                                 bool type_only) {
   Clock::time_point start = Clock::now();
   std::string name = absl::StrCat("__input_", next_wrapper_++);
   lang::Span blame{file, 0, static_cast<uint32_t>(input.size())};
@@ -415,7 +409,7 @@ void Session::EvalExpression(std::string_view input, lang::FileId file, Timing* 
   if (is_ref) machine_.heap().ReleaseValue(value);
 }
 
-void Session::EvalDefinitions(lang::FileId file, lang::Module& parsed) {
+void SessionImpl::EvalDefinitions(lang::FileId file, lang::Module& parsed) {
   std::string_view input = inputs_.file(file).text();
   // The items in the order they were typed.
   struct Fresh {
@@ -505,9 +499,9 @@ void Session::EvalDefinitions(lang::FileId file, lang::Module& parsed) {
   Commit(*build, items, lets, wrappers, std::count(draws.begin(), draws.end(), true));
 }
 
-std::unique_ptr<Build> Session::BuildDefinitions(const std::vector<Item>& fresh,
-                                                 std::vector<Item>* lets,
-                                                 std::vector<std::string>* wrappers) const {
+std::unique_ptr<Build> SessionImpl::BuildDefinitions(const std::vector<Item>& fresh,
+                                                     std::vector<Item>* lets,
+                                                     std::vector<std::string>* wrappers) const {
   lets->clear();
   wrappers->clear();
   for (const Item& item : fresh) {
@@ -518,9 +512,9 @@ std::unique_ptr<Build> Session::BuildDefinitions(const std::vector<Item>& fresh,
   return Compile(all, true);
 }
 
-bool Session::Commit(const Build& build, const std::vector<Item>& fresh,
-                     const std::vector<Item>& lets, const std::vector<std::string>& wrappers,
-                     int64_t drawn) {
+bool SessionImpl::Commit(const Build& build, const std::vector<Item>& fresh,
+                         const std::vector<Item>& lets, const std::vector<std::string>& wrappers,
+                         int64_t drawn) {
   Report(build);  // errors, or warnings about this input
   if (!build.ok()) return false;
   std::string let_output;
@@ -560,4 +554,4 @@ bool Session::Commit(const Build& build, const std::vector<Item>& fresh,
   return true;
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling

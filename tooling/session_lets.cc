@@ -1,4 +1,4 @@
-#include "repl/session_lets.h"
+#include "tooling/session_lets.h"
 
 #include <algorithm>
 #include <optional>
@@ -8,11 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "lang/ast_walk.h"
 #include "lang/types.h"
-#include "repl/stream_state.h"
-#include "repl/value_text.h"
+#include "tooling/stream_state.h"
+#include "tooling/value_text.h"
 #include "vm/randstate.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 namespace {
 
 void CollectNames(const lang::Pattern& p, std::vector<const lang::Pattern*>& out) {
@@ -241,4 +241,4 @@ void ReleasePersisted(vm::Vm& machine, std::map<std::string, PersistedValue>& va
   }
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling

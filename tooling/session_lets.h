@@ -12,8 +12,8 @@
 // A let whose type has type variables (`let e = []`) or a dtype value has no
 // one value or no annotation to declare: it stays source and is computed
 // again with each build.
-#ifndef ALEA_REPL_SESSION_LETS_H_
-#define ALEA_REPL_SESSION_LETS_H_
+#ifndef ALEA_TOOLING_SESSION_LETS_H_
+#define ALEA_TOOLING_SESSION_LETS_H_
 
 #include <cstdint>
 #include <map>
@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "lang/ast.h"
-#include "repl/session.h"
+#include "tooling/session.h"
 #include "vm/vm.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 
 // The item for `let` in `input` (the text of input file `file`): its text,
 // with its value wrapped in `with fold_in(key(seed), index) { ... }` when
@@ -73,6 +73,6 @@ absl::Status SetPersisted(const vm::Module& module, vm::Vm& machine,
 void ReleasePersisted(vm::Vm& machine, std::map<std::string, PersistedValue>& values,
                       const std::vector<Item>& keep);
 
-}  // namespace alea::repl
+}  // namespace alea::tooling
 
-#endif  // ALEA_REPL_SESSION_LETS_H_
+#endif  // ALEA_TOOLING_SESSION_LETS_H_

@@ -1,10 +1,10 @@
-#include "repl/stream_state.h"
+#include "tooling/stream_state.h"
 
 #include <limits>
 
 #include "absl/strings/str_cat.h"
 
-namespace alea::repl {
+namespace alea::tooling {
 namespace {
 
 // An Int literal for any int64: the lexer reads digits up to 2^63 - 1, so the
@@ -21,4 +21,4 @@ std::string WithStreamState(int64_t seed, int64_t index) {
   return absl::StrCat("with fold_in(key(", IntLiteral(seed), "), ", IntLiteral(index), ") { ");
 }
 
-}  // namespace alea::repl
+}  // namespace alea::tooling
