@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/internal.h"
 #include "lang/ast_walk.h"
+#include "lang/grad.h"
 
 namespace alea::compiler {
 
@@ -406,6 +407,40 @@ void ProgramCompiler::CompileExternWrapper(const lang::FnDecl& fn, int index) {
   w.CallNative(ExternNative(fn).c_str(), args, IsRef(type->result), r, fn.name_span);
   w.Return(r);
   SetFunction(index, w.Finish());
+}
+
+int ProgramCompiler::GradWrapper(lang::BuiltinId id, const Type* site, Span at) {
+  std::string key =
+      absl::StrCat("grad|", static_cast<int>(id), "|", at.file, ":", at.begin, "|", Key(site));
+  auto it = wrappers_.find(key);
+  if (it != wrappers_.end()) return it->second;
+  int index = NewFunctionSlot();
+  wrappers_.emplace(key, index);
+  const Type* f = types::Resolve(types::Resolve(site)->args[0]);
+  const Type* g = types::Resolve(types::Resolve(site)->result);
+  // The checker let a generic function's unknown types pass: here they are known.
+  if (std::optional<lang::GradProblem> problem = lang::GradTypeProblem(f, false)) {
+    Error(problem->id, at, std::string(lang::GetBuiltin(id).name), problem->type);
+  }
+  FunctionCompiler w(*this, {}, std::string(lang::GetBuiltin(id).name));
+  std::vector<bool> refs;
+  for (const Type* a : g->args) refs.push_back(IsRef(a));
+  const int base = w.AllocWindow(refs);
+  w.fn_.num_params = static_cast<uint16_t>(refs.size());
+  w.fn_.num_captures = 1;
+  w.fn_.reference_captures.push_back(0);
+  w.fn_.capture_types.push_back(TypeDescOf(f));
+  w.SetSignature({g->args.begin(), g->args.end()}, g->result);
+  const int closure = w.Alloc(true);
+  w.Emit(vm::Instr::ABC(vm::Op::GETCAP, static_cast<uint16_t>(closure), 0, 0));
+  // GRAD moves the arguments in and leaves the result in R(base).
+  w.Emit(vm::Instr::ABC(vm::Op::GRAD, static_cast<uint16_t>(base), static_cast<uint16_t>(closure),
+                        static_cast<uint16_t>(refs.size()),
+                        id == lang::BuiltinId::kValueAndGrad ? 1 : 0),
+         at);
+  w.Return(base);
+  SetFunction(index, w.Finish());
+  return index;
 }
 
 int ProgramCompiler::BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at) {

@@ -378,6 +378,10 @@ class ProgramCompiler {
   // The global index of a top-level let variable at this instantiation.
   int GlobalInstance(const Pattern* var, std::vector<const Type*> type_args);
   int BuiltinWrapper(lang::BuiltinId id, const Type* type, Span at);
+  // The function `grad(f)` or `value_and_grad(f)` (`id`) stands for at the
+  // site `at`, of `site` = (F) -> G: G's parameters, f's closure captured,
+  // one GRAD. One per site, so that each site keeps its own tape.
+  int GradWrapper(lang::BuiltinId id, const Type* site, Span at);
   // The native name CALLN uses for `extern fn` (recorded in Module::externs
   // with its types on first use), and the function a use as a value calls.
   std::string ExternNative(const lang::FnDecl& fn);

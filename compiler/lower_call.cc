@@ -669,6 +669,18 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
       Emit(Instr::ABC(Op::STR, dst, args[0], static_cast<uint16_t>(pc_.TypeDescOf(site->args[0]))),
            at);
       return true;
+    case BuiltinId::kGrad:
+    case BuiltinId::kValueAndGrad: {
+      // A closure of the site's wrapper, capturing its own reference to f.
+      const int wrapper = pc_.GradWrapper(id, site, at);
+      const int mark = top_;
+      const int capture = AllocWindow({true});
+      Emit(Instr::ABC(Op::COPY, capture, args[0], 0));
+      Emit(Instr::ABC(Op::CLOSURE, capture, static_cast<uint16_t>(wrapper), 1), at);
+      Move(dst, capture, true);
+      SetTop(mark);
+      return true;
+    }
     case BuiltinId::kLenStr:
       return native("len_s", {});
     case BuiltinId::kRange1:

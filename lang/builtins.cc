@@ -255,7 +255,16 @@ struct Table {
     if (!parsed[i].load(std::memory_order_acquire)) {
       std::lock_guard<std::mutex> lock(parse_mutex);
       if (!parsed[i].load(std::memory_order_relaxed)) {
-        SigParser(builtins[i].signature, store).Parse(builtins[i]);
+        Builtin& b = builtins[i];
+        if ((b.flags & kBuiltinOwnRule) != 0) {
+          b.is_function = true;
+          BuiltinParam f;
+          f.name = "f";
+          b.params.push_back(std::move(f));
+          b.required = 1;
+        } else {
+          SigParser(b.signature, store).Parse(b);
+        }
         parsed[i].store(true, std::memory_order_release);
       }
     }

@@ -34,6 +34,10 @@ enum BuiltinFlags : uint32_t {
   // A signature that no longer exists: the checker reports a call that
   // resolves to it, with the signature that replaced it.
   kBuiltinRetired = 1u << 5,
+  // Typed by a rule of its own in the checker (`grad`, `value_and_grad`:
+  // any number of parameters): the signature is documentation, and the
+  // entry has one parameter `f` of no type.
+  kBuiltinOwnRule = 1u << 6,
 };
 
 struct BuiltinParam {

@@ -131,6 +131,8 @@ class Checker {
                              std::vector<uint8_t> literals, int skip);
   types::Type* InferBuiltinCall(Expr& call, Expr& callee, absl::Span<const BuiltinId> overloads);
   types::Type* BuiltinValue(Expr& e, absl::Span<const BuiltinId> overloads);
+  // grad.cc: `grad(f)` and `value_and_grad(f)`, f's type already inferred.
+  types::Type* InferGradCall(Expr& call, Expr& callee, const Builtin& b, types::Type* f_type);
   // Tries to resolve `c`; true when it is settled (resolved, or failed and reported).
   bool TrySolve(types::Constraint& c, bool defaulting);
   // Tries the pending constraints of levels >= min_level until none resolves.

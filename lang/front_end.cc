@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "lang/grad.h"
 #include "lang/loader.h"
 #include "lang/match_check.h"
 #include "lang/typecheck.h"
@@ -19,6 +20,9 @@ std::optional<Program> CheckLoaded(Program program, SourceManager& sources, Diag
   if (diags.has_errors()) return std::nullopt;
   bool typed = TypeCheck(program, sources, diags, options.states_in_top_lets);
   for (const auto& module : program.modules) CheckMatches(*module, diags);
+  if (typed) {
+    for (const auto& module : program.modules) CheckGrads(*module, diags);
+  }
   // The use-once check reads the inferred types, so it needs a program that
   // type-checked; `match` errors do not disturb it.
   if (typed) {

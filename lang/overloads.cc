@@ -433,6 +433,10 @@ Type* Checker::BuiltinValue(Expr& e, absl::Span<const BuiltinId> overloads) {
     diags_.Report(DiagId::kUsesRngAsValue, e.span, e.name);
     return store_->Error();
   }
+  if ((b0.flags & kBuiltinOwnRule) != 0) {
+    diags_.Report(DiagId::kGradAsValue, e.span, e.name);
+    return store_->Error();
+  }
   types::Constraint c;
   c.name = e.name;
   c.site = Fresh(absl::StrCat("`", e.name, "`"), e.span);
@@ -463,6 +467,14 @@ Type* Checker::InferBuiltinCall(Expr& call, Expr& callee, absl::Span<const Built
     callee.type = t;
     diags_.Report(DiagId::kNotAFunction, callee.span, types::ToString(t));
     return store_->Error();
+  }
+  if ((b0.flags & kBuiltinOwnRule) != 0) {
+    if (call.args.size() != 1 || !names[0].empty()) {
+      diags_.Report(DiagId::kWrongArgCount, call.span, name, "1 argument",
+                    absl::StrCat(call.args.size(), call.args.size() == 1 ? " was" : " were"));
+      return store_->Error();
+    }
+    return InferGradCall(call, callee, b0, args[0]);
   }
   int skip = 0;
   if (b0.sampler()) {

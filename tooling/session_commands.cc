@@ -8,10 +8,12 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "lang/builtins.h"
 #include "lang/desugar.h"
 #include "lang/types.h"
 #include "tooling/session.h"
@@ -62,6 +64,16 @@ bool StartsAnyItem(absl::string_view line) {
 }  // namespace
 
 void SessionImpl::PrintType(const std::string& expr) {
+  // `grad` and `value_and_grad` are no values: their signature says it.
+  const std::string name(absl::StripAsciiWhitespace(expr));
+  absl::Span<const lang::BuiltinId> overloads = lang::BuiltinOverloads(name);
+  if (overloads.size() == 1 &&
+      (lang::GetBuiltin(overloads[0]).flags & lang::kBuiltinOwnRule) != 0) {
+    AddInput(expr);
+    const std::string_view signature = lang::GetBuiltin(overloads[0]).signature;
+    Write(absl::StrCat(name, " : ", absl::string_view(signature.data(), signature.size()), "\n"));
+    return;
+  }
   lang::FileId file = AddInput(expr);
   EvalExpression(expr, file, nullptr, /*type_only=*/true);
 }

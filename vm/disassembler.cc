@@ -70,6 +70,7 @@ const char* OperandKinds(Op op) {
       return "rni";
     case Op::CALLC:
     case Op::TAILCALLC:
+    case Op::GRAD:
       return "rri";
     case Op::RET:
     case Op::RELEASE:

@@ -27,6 +27,13 @@
 namespace alea::vm {
 
 bool Vm::Execute(Value* result) {
+  return tape_ != nullptr ? Run<true>(result) : Run<false>(result);
+}
+
+// The dispatch loop, twice: as it is, and with a tape recording (kTape),
+// where every instruction first goes through TapeStep (interpreter_grad.cc).
+template <bool kTape>
+bool Vm::Run(Value* result) {
 #ifdef ALEA_COMPUTED_GOTO
   static const void* const kLabels[] = {
 #define ALEA_OP(name, format, operands, semantics) &&op_##name,
@@ -71,14 +78,31 @@ bool Vm::Execute(Value* result) {
 #define RB R[ins.b]
 #define RC R[ins.c]
 
+  // With a tape, TapeStep sees each instruction first; kDone means it ran
+  // the whole instruction, so the loop goes on with the next one.
+#define TAPE_STEP(next)                                                        \
+  do {                                                                         \
+    if constexpr (kTape) {                                                     \
+      SAVE();                                                                  \
+      const TapeOutcome tape_outcome = TapeStep(ins);                          \
+      RELOAD();                                                                \
+      if (ABSL_PREDICT_FALSE(tape_outcome == TapeOutcome::kFailed)) goto fail; \
+      if (tape_outcome == TapeOutcome::kDone) next;                            \
+    }                                                                          \
+  } while (0)
+
 #ifdef ALEA_COMPUTED_GOTO
 #define CASE(name) op_##name:
 #define DISPATCH()                               \
   do {                                           \
     ins = *pc++;                                 \
     ++count;                                     \
+    TAPE_STEP(goto tape_next);                   \
     goto* kLabels[static_cast<uint8_t>(ins.op)]; \
   } while (0)
+  DISPATCH();
+tape_next:
+  __attribute__((unused));
   DISPATCH();
 #else
 #define CASE(name) case Op::name:
@@ -86,6 +110,7 @@ bool Vm::Execute(Value* result) {
   for (;;) {
     ins = *pc++;
     ++count;
+    TAPE_STEP(continue);
     switch (ins.op) {
 #endif
 
@@ -803,6 +828,15 @@ bool Vm::Execute(Value* result) {
     DISPATCH();
   }
 
+  // ---- Differentiation ----
+  CASE(GRAD) {
+    SAVE();
+    const bool ok = GradCall(ins);
+    RELOAD();
+    if (ABSL_PREDICT_FALSE(!ok)) goto fail;
+    DISPATCH();
+  }
+
   // ---- Output ----
   CASE(PRINT) {
     AppendValue(&out_, RA, B, *module_);
@@ -845,6 +879,10 @@ return false;
 #undef RC
 #undef CASE
 #undef DISPATCH
+#undef TAPE_STEP
 }
+
+template bool Vm::Run<false>(Value* result);
+template bool Vm::Run<true>(Value* result);
 
 }  // namespace alea::vm

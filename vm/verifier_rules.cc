@@ -535,6 +535,43 @@ bool FunctionVerifier::Step() {
       if (!CheckDirty(in.a)) return false;
       break;
     }
+    case Op::GRAD: {
+      // CALLC's checks on the closure and its arguments; the result, of
+      // this function's own type, is made from the closure's first
+      // parameter (x = 0), or is the pair of its plain result and that.
+      Val closure;
+      if (!Object(in.b, "the closure", &closure)) return false;
+      const Shape fn = shapes[closure.shape];
+      if (fn.kind != ShapeKind::kFunction || in.c == 0 ||
+          fn.children.size() != uint32_t{in.c} + 1) {
+        return Error(absl::StrCat("differentiates R(", in.b, ") with ", in.c,
+                                  " arguments; it holds ", shapes.Name(closure.shape)));
+      }
+      const std::vector<uint32_t> params(fn.children.begin(), fn.children.end() - 1);
+      if (!Call(in.a, in.c, params, "argument")) return false;
+      const uint32_t own = shapes.OfType(f_.result_type);
+      const uint32_t first = params[0];
+      const uint32_t value = fn.children.back();
+      auto same = [&](uint32_t x, uint32_t y) { return shapes.Leq(x, y) && shapes.Leq(y, x); };
+      bool fits = !shapes.IsReference(value);
+      if (in.x == 0) {
+        fits = fits && same(first, own);
+      } else {
+        const Shape& pair = shapes[own];
+        fits = fits && pair.kind == ShapeKind::kTuple && pair.children.size() == 2 &&
+               same(pair.children[0], value) && same(pair.children[1], first);
+      }
+      if (!fits) {
+        return Error(absl::StrCat("differentiates a closure of ", shapes.Name(closure.shape),
+                                  " into ", shapes.Name(own)));
+      }
+      // The closure runs in a frame of its own above this one's registers
+      // (as a native's callback): only the arguments are moved out.
+      for (uint32_t r = in.a; r < uint32_t{in.a} + in.c; ++r) Clear(static_cast<uint16_t>(r));
+      WriteShape(in.a, own);
+      if (!CheckDirty(in.a)) return false;
+      break;
+    }
     case Op::CALLN:
       if (!CallNative(in)) return false;
       break;

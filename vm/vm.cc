@@ -349,6 +349,14 @@ bool Vm::Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, V
   Value* r = stack_ + base;
   std::memset(r, 0, f->num_registers * sizeof(Value));
   for (size_t i = 0; i < args.size(); ++i) r[i] = args[i];
+  if (tape_ != nullptr) {
+    // Recording for `grad`: the frame's registers carry no derivative but
+    // what GRAD gave its first argument.
+    if (shadow_.size() < stack_capacity_) shadow_.resize(stack_capacity_, 0);
+    std::fill_n(shadow_.begin() + static_cast<std::ptrdiff_t>(base), f->num_registers, 0u);
+    if (f->num_registers > 0) shadow_[base] = tape_->first_arg_node;
+    tape_->first_arg_node = 0;
+  }
   frames_[depth_++] = Frame{f, f->code, base, closure, true, 0};
   ++calls_;
   const bool ok = Execute(result);

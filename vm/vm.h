@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,6 +32,7 @@
 #include "vm/native_signature.h"
 #include "vm/randstate.h"
 #include "vm/runtime_error.h"
+#include "vm/tape.h"
 #include "vm/thread_pool.h"
 #include "vm/value.h"
 
@@ -221,7 +223,24 @@ class Vm {
   // set and everything the call owned has been released.
   bool Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, Value* result,
               bool* result_is_ref);
-  bool Execute(Value* result);  // interpreter.cc
+  bool Execute(Value* result);  // interpreter.cc: Run<true> while a tape records
+  template <bool kTape>
+  bool Run(Value* result);
+
+  // ---- `grad` (interpreter_grad.cc; vm/tape.h) ----
+  // What the interpreter does with an instruction while a tape records,
+  // before the instruction's own code: kProceed runs that code, kDone means
+  // the step did all of it. Called with the frame's state saved.
+  enum class TapeOutcome : uint8_t { kProceed, kDone, kFailed };
+  TapeOutcome TapeStep(Instr ins);
+  // The part of the previous instruction's step that needs its result
+  // (a new container's slots, a Float operation's node).
+  void FinishTapeStep();
+  TapeOutcome TapeNative(Instr ins, Value* r, uint32_t* s);
+  bool GradCall(Instr ins);  // GRAD, with the frame's state saved
+  bool AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int depth);
+  bool BuildGradient(const Tape& tape, Value v, uint32_t type, uint32_t node, Value* out,
+                     int depth);
 
   // Slow paths of a call: interrupt, instruction budget, frame and register
   // stack growth.
@@ -274,6 +293,22 @@ class Vm {
   bool RaiseStateReused(const Object* state);
   // R(a) = o, releasing the reference R(a) held (an overwritten operand).
   void PutReference(Value* r, uint16_t a, Object* o);
+
+  // `grad`: the tape recording (null when none), the registers' nodes (a
+  // shadow of the register stack, valid while a tape records), the step
+  // left to finish, and each GRAD site's tape, kept for its next call.
+  Tape* tape_ = nullptr;
+  std::vector<uint32_t> shadow_;
+  struct TapePost {
+    enum class Kind : uint8_t { kNone, kContainer, kFloatOp, kPush } kind = Kind::kNone;
+    Instr ins;
+    size_t base = 0;
+    GradRule rule = GradRule::kNone;
+    uint32_t in0 = 0, in1 = 0;
+    double x = 0, y = 0;
+    std::vector<uint32_t> slots;  // kPush: the array's before
+  } tape_post_;
+  absl::flat_hash_map<uint32_t, std::unique_ptr<Tape>> grad_tapes_;
 
   Limits limits_;
   Heap heap_;

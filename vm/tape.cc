@@ -1,0 +1,122 @@
+#include "vm/tape.h"
+
+#include <cmath>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace alea::vm {
+
+GradRule GradRuleOfOp(Op op) {
+  switch (op) {
+#define ALEA_GRAD_OP(name, dx, dy) \
+  case Op::name:                   \
+    return GradRule::kOp_##name;
+#define ALEA_GRAD_ZERO_OP(name) \
+  case Op::name:                \
+    return GradRule::kZero;
+#define ALEA_GRAD_NATIVE(name, dx, dy)
+#include "vm/grad_rules.def"
+#undef ALEA_GRAD_OP
+#undef ALEA_GRAD_ZERO_OP
+#undef ALEA_GRAD_NATIVE
+    default:
+      return GradRule::kNone;
+  }
+}
+
+GradRule GradRuleOfNative(std::string_view name) {
+  static const auto* const kRules = [] {
+    auto* rules = new absl::flat_hash_map<std::string_view, GradRule>();
+#define ALEA_GRAD_OP(name, dx, dy)
+#define ALEA_GRAD_NATIVE(name, dx, dy) rules->emplace(#name, GradRule::kNative_##name);
+#define ALEA_GRAD_ZERO_NATIVE(name) rules->emplace(#name, GradRule::kZero);
+#include "vm/grad_rules.def"
+#undef ALEA_GRAD_OP
+#undef ALEA_GRAD_NATIVE
+#undef ALEA_GRAD_ZERO_NATIVE
+    return rules;
+  }();
+  auto it = kRules->find(name);
+  return it == kRules->end() ? GradRule::kNone : it->second;
+}
+
+void Tape::Reset(Heap& heap) {
+  for (Object* o : kept_) heap.Release(o);
+  kept_.clear();
+  slots_.clear();
+  entries_.clear();
+  made_.clear();
+  nodes_ = 0;
+  boundary_node = 0;
+  first_arg_node = 0;
+}
+
+uint32_t Tape::NewLeaf() { return ++nodes_; }
+
+uint32_t Tape::Record(GradRule rule, uint32_t in0, uint32_t in1, double x, double y, double z) {
+  entries_.push_back(Entry{rule, in0, in1, x, y, z});
+  made_.push_back(++nodes_);
+  return nodes_;
+}
+
+uint32_t Tape::Slot(const Object* object, uint32_t slot) const {
+  auto it = slots_.find(object);
+  if (it == slots_.end() || slot >= it->second.size()) return 0;
+  return it->second[slot];
+}
+
+void Tape::SetSlot(Object* object, uint32_t slot, uint32_t node) {
+  if (node == 0 && !slots_.contains(object)) return;
+  auto [it, fresh] = slots_.try_emplace(object);
+  if (fresh) {
+    ++object->refcount;
+    kept_.push_back(object);
+  }
+  if (it->second.size() <= slot) it->second.resize(slot + 1, 0);
+  it->second[slot] = node;
+}
+
+void Tape::Backward(uint32_t result) {
+  adjoints_.assign(nodes_ + 1, 0.0);
+  reached_.assign(nodes_ + 1, 0);
+  if (result == 0) return;
+  adjoints_[result] = 1.0;
+  reached_[result] = 1;
+  auto pass = [&](uint32_t node, double d) {
+    if (node == 0) return;
+    adjoints_[node] += d;
+    reached_[node] = 1;
+  };
+  for (size_t k = entries_.size(); k-- > 0;) {
+    const uint32_t out = made_[k];
+    if (!reached_[out]) continue;
+    const Entry& e = entries_[k];
+    const double g = adjoints_[out];
+    const double x = e.x, y = e.y, z = e.z;
+    double dx = 0.0, dy = 0.0;
+    switch (e.rule) {
+#define ALEA_GRAD_OP(name, rule_dx, rule_dy) \
+  case GradRule::kOp_##name:                 \
+    dx = (rule_dx);                          \
+    dy = (rule_dy);                          \
+    break;
+#define ALEA_GRAD_NATIVE(name, rule_dx, rule_dy) \
+  case GradRule::kNative_##name:                 \
+    dx = (rule_dx);                              \
+    dy = (rule_dy);                              \
+    break;
+#include "vm/grad_rules.def"
+#undef ALEA_GRAD_OP
+#undef ALEA_GRAD_NATIVE
+      default:
+        break;
+    }
+    (void)x;
+    (void)y;
+    (void)z;
+    pass(e.in0, dx);
+    pass(e.in1, dy);
+  }
+}
+
+}  // namespace alea::vm
