@@ -43,9 +43,9 @@ types::Type* Checker::InferGradCall(Expr& call, Expr& callee, const Builtin& b,
 namespace {
 
 // What the first parameter of a differentiated function may hold: every
-// leaf a Float (differentiated), an Int, Bool, Str, unit or a non-f32
-// tensor (given back unchanged); never a RandState or a function. The
-// first offending kind, or kError when all is well.
+// leaf a Float or an f32 tensor (differentiated), an Int, Bool, Str, unit or
+// another tensor (given back unchanged); never a RandState or a function.
+// The first offending kind, or kError when all is well.
 types::Kind Offending(const types::Type* t, int depth = 0) {
   t = types::Resolve(t);
   if (depth > types::kMaxTypeDepth) return types::Kind::kError;
@@ -53,13 +53,9 @@ types::Kind Offending(const types::Type* t, int depth = 0) {
     case types::Kind::kRandState:
     case types::Kind::kFunction:
       return t->kind;
-    case types::Kind::kTensor: {
-      const types::Type* d = types::Resolve(t->args[0]);
-      // f32 tensors are the next step (the tape's tensor rules).
-      return d->kind == types::Kind::kDTypeConst && d->dtype != types::DType::kF32
-                 ? types::Kind::kError
-                 : types::Kind::kTensor;
-    }
+    case types::Kind::kTensor:
+      // f32: differentiated; another dtype: given back unchanged.
+      return types::Kind::kError;
     case types::Kind::kNamed: {
       for (types::Kind k : {types::Kind::kRandState, types::Kind::kFunction}) {
         if ((t->def->holds >> static_cast<unsigned>(k)) & 1) return k;
@@ -67,14 +63,6 @@ types::Kind Offending(const types::Type* t, int depth = 0) {
       // The fields over the type's arguments: the arguments are what vary.
       for (const types::Type* arg : t->args) {
         if (types::Kind k = Offending(arg, depth + 1); k != types::Kind::kError) return k;
-      }
-      for (const types::Ctor& c : t->def->ctors) {
-        for (const types::Type* field : c.fields) {
-          const types::Type* r = types::Resolve(field);
-          if (r->kind == types::Kind::kTensor) {
-            if (types::Kind k = Offending(r, depth + 1); k != types::Kind::kError) return k;
-          }
-        }
       }
       return types::Kind::kError;
     }
@@ -100,14 +88,17 @@ std::optional<GradProblem> GradTypeProblem(const types::Type* f_type, bool gener
       return GradProblem{DiagId::kGradStateParam, types::ToString(param)};
     case types::Kind::kFunction:
       return GradProblem{DiagId::kGradFunctionParam, types::ToString(param)};
-    case types::Kind::kTensor:
-      return GradProblem{DiagId::kGradNotYet, types::ToString(param)};
     default:
       break;
   }
   const types::Type* result = types::Resolve(f->result);
-  const bool unknown = result->kind == types::Kind::kVar && generic;
-  if (result->kind != types::Kind::kFloat && result->kind != types::Kind::kError && !unknown) {
+  bool fits = result->kind == types::Kind::kFloat || result->kind == types::Kind::kError ||
+              (result->kind == types::Kind::kVar && generic);
+  if (result->kind == types::Kind::kTensor) {
+    const types::Type* d = types::Resolve(result->args[0]);
+    fits = d->kind == types::Kind::kDTypeConst ? d->dtype == types::DType::kF32 : generic;
+  }
+  if (!fits) {
     return GradProblem{DiagId::kGradResult, types::ToString(result)};
   }
   return std::nullopt;

@@ -87,7 +87,10 @@ bool Vm::Run(Value* result) {
       const TapeOutcome tape_outcome = TapeStep(ins);                          \
       RELOAD();                                                                \
       if (ABSL_PREDICT_FALSE(tape_outcome == TapeOutcome::kFailed)) goto fail; \
-      if (tape_outcome == TapeOutcome::kDone) next;                            \
+      if (tape_outcome == TapeOutcome::kDone) {                                \
+        pc = fp->pc;                                                           \
+        next;                                                                  \
+      }                                                                        \
     }                                                                          \
   } while (0)
 

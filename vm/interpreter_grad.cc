@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "vm/kernels/reduce.h"
 #include "vm/runtime_error.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
 #include "vm/vm.h"
 
 namespace alea::vm {
@@ -100,9 +103,42 @@ void Vm::FinishTapeStep() {
       s[ins.a] = 0;
       return;
     }
+    case TapePost::Kind::kTensorOp: {
+      Object* out = post.float_result ? nullptr : AsObject(r[ins.a]);
+      const uint32_t node = tape.RecordTensor(post.rule, post.in0, post.in1, post.ta, post.tb, out,
+                                              post.aux, post.aux2, post.float_result);
+      if (post.float_result) {
+        s[ins.a] = node;
+      } else {
+        tape.SetSlot(out, 0, node);
+        s[ins.a] = 0;
+      }
+      return;
+    }
     case TapePost::Kind::kNone:
       return;
   }
+}
+
+Vm::TapeOutcome Vm::TapeTensorOp(GradRule rule, Instr ins, uint32_t in0, uint32_t in1, Object* a,
+                                 Object* b, int64_t aux, int64_t aux2, bool float_result) {
+  // Kept before the operation runs: a moved operand held once would
+  // otherwise be overwritten by its result, or freed.
+  if (a != nullptr) tape_->Keep(a);
+  if (b != nullptr) tape_->Keep(b);
+  tape_post_ = {};
+  tape_post_.kind = TapePost::Kind::kTensorOp;
+  tape_post_.ins = ins;
+  tape_post_.base = frames_[depth_ - 1].base;
+  tape_post_.rule = rule;
+  tape_post_.in0 = in0;
+  tape_post_.in1 = in1;
+  tape_post_.ta = a;
+  tape_post_.tb = b;
+  tape_post_.aux = aux;
+  tape_post_.aux2 = aux2;
+  tape_post_.float_result = float_result;
+  return TapeOutcome::kProceed;
 }
 
 Vm::TapeOutcome Vm::TapeStep(Instr ins) {
@@ -184,10 +220,36 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
     case Op::GRAD:
       Raise(RuntimeErrorId::kGradNested);
       return TapeOutcome::kFailed;
+    case Op::FUSED_T:
+      // Never fused while recording: the unfused block after the JMP
+      // computes the same bits one operation at a time, each on the tape.
+      frames_[depth_ - 1].pc += 1;
+      s[a] = 0;
+      return TapeOutcome::kDone;
     default:
       break;
   }
   const GradRule rule = GradRuleOfOp(ins.op);
+  if (IsTensorRule(rule)) {
+    if (ins.op == Op::SCALAR_T) {
+      if (s[b] == 0) {
+        s[a] = 0;
+        return TapeOutcome::kProceed;
+      }
+      if (c != static_cast<uint16_t>(DType::kF32)) return fail("a conversion to an integer tensor");
+      return TapeTensorOp(rule, ins, s[b], 0, nullptr, nullptr, 0, 0, false);
+    }
+    const bool binary = InfoOf(ins.op).operands[3] == 'r';
+    Object* ta = AsObject(r[b]);
+    Object* tb = binary ? AsObject(r[c]) : nullptr;
+    const uint32_t in0 = tape.Slot(ta, 0);
+    const uint32_t in1 = binary ? tape.Slot(tb, 0) : 0;
+    if (in0 == 0 && in1 == 0) {
+      s[a] = 0;
+      return TapeOutcome::kProceed;
+    }
+    return TapeTensorOp(rule, ins, in0, in1, ta, tb, 0, 0, false);
+  }
   if (rule != GradRule::kNone && rule != GradRule::kZero) {
     const bool binary = InfoOf(ins.op).operands[3] == 'r';
     const uint32_t in0 = s[b], in1 = binary ? s[c] : 0;
@@ -208,7 +270,10 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
   }
   if (rule == GradRule::kNone) {
     bool tracked = false;
-    ForEachRead(ins, [&](uint16_t reg) { tracked = tracked || s[reg] != 0; });
+    ForEachRead(ins, [&](uint16_t reg) {
+      tracked = tracked || s[reg] != 0 ||
+                (frame.fn->is_ref[reg] && r[reg] != 0 && tape.TracksTensor(AsObject(r[reg])));
+    });
     // The samplers and scalar draws read a window of c registers from R(b).
     if (ReadsWindow(ins.op)) {
       for (uint32_t i = 0; i < c && b + i < shadow_.size() - frame.base; ++i) {
@@ -237,6 +302,38 @@ Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {
     if (rule == GradRule::kNone && r[reg] != 0 && tape_->Tracks(AsObject(r[reg]))) {
       tracked = true;
     }
+  }
+  if (IsTensorRule(rule)) {
+    Object* x = AsObject(r[ins.a + 1]);
+    const uint32_t in0 = tape_->Slot(x, 0);
+    Object* y = nullptr;
+    uint32_t in1 = 0;
+    int64_t aux = 0, aux2 = 0;
+    bool float_result = false;
+    if (rule == GradRule::kTensorNative_t_matmul || rule == GradRule::kTensorNative_t_matmul_t) {
+      y = AsObject(r[ins.a + 2]);
+      if (rule == GradRule::kTensorNative_t_matmul_t) aux = AsInt(r[ins.a + 3]);
+      in1 = tape_->Slot(y, 0);
+      if ((in0 != 0 || in1 != 0) && (RankOf(x) != 2 || RankOf(y) != 2)) {
+        Raise(RuntimeErrorId::kGradUnsupported, "`@` of other than two matrices");
+        return TapeOutcome::kFailed;
+      }
+    } else if (rule == GradRule::kTensorNative_t_item) {
+      float_result = true;
+    } else {
+      aux = AsInt(r[ins.a + 2]);
+      if (rule == GradRule::kTensorNative_t_reduce_axis) aux2 = AsInt(r[ins.a + 3]);
+      if (in0 != 0 && aux != static_cast<int64_t>(kernels::ReduceOp::kSum) &&
+          aux != static_cast<int64_t>(kernels::ReduceOp::kMean)) {
+        Raise(RuntimeErrorId::kGradUnsupported, "this reduction (`sum` and `mean` are covered)");
+        return TapeOutcome::kFailed;
+      }
+    }
+    if (in0 == 0 && in1 == 0) {
+      s[ins.a] = 0;
+      return TapeOutcome::kProceed;
+    }
+    return TapeTensorOp(rule, ins, in0, in1, x, y, aux, aux2, float_result);
   }
   if (!tracked) {
     s[ins.a] = 0;
@@ -272,7 +369,7 @@ bool Vm::AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int de
     for (uint32_t i = 0; i < types.size() && i < o->length; ++i) {
       const TypeDesc& f = module_->types[types[i]];
       if (f.kind == TypeDesc::Kind::kFloat) {
-        tape.SetSlot(o, i, tape.NewLeaf());
+        tape.SetSlot(o, i, tape.NewLeaf(false));
       } else if (f.is_reference()) {
         uint32_t unused = 0;
         if (!AssignLeaves(tape, Slots(o)[i], types[i], &unused, depth + 1)) return false;
@@ -282,7 +379,7 @@ bool Vm::AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int de
   };
   switch (t.kind) {
     case TypeDesc::Kind::kFloat:
-      *node = tape.NewLeaf();
+      *node = tape.NewLeaf(false);
       return true;
     case TypeDesc::Kind::kTuple:
     case TypeDesc::Kind::kRecord:
@@ -298,12 +395,13 @@ bool Vm::AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int de
       std::vector<uint32_t> types(o->length, t.children[0]);
       return fields(o, types);
     }
-    case TypeDesc::Kind::kTensor:
-      if (t.dtype == static_cast<uint8_t>(DType::kF32) || AsObject(v) == nullptr) {
-        Raise(RuntimeErrorId::kGradUnsupported, "a tensor");
-        return false;
-      }
+    case TypeDesc::Kind::kTensor: {
+      // An f32 tensor is a leaf (once: a tensor met twice is one leaf);
+      // another dtype is given back as it is.
+      Object* o = AsObject(v);
+      if (DTypeOf(o) == DType::kF32 && !tape.Tracks(o)) tape.SetSlot(o, 0, tape.NewLeaf(true));
       return true;
+    }
     case TypeDesc::Kind::kFunction:
     case TypeDesc::Kind::kRandState:
       Raise(RuntimeErrorId::kGradUnsupported, "a function or a RandState");
@@ -348,6 +446,28 @@ bool Vm::BuildGradient(const Tape& tape, Value v, uint32_t type, uint32_t node, 
     case TypeDesc::Kind::kFloat:
       *out = FromFloat(tape.Adjoint(node));
       return true;
+    case TypeDesc::Kind::kTensor: {
+      Object* o = AsObject(v);
+      if (DTypeOf(o) != DType::kF32) {
+        Retain(v);
+        *out = v;
+        return true;
+      }
+      // Its adjoint, or zeros where nothing reached it.
+      Object* g = tape.TensorAdjoint(tape.Slot(o, 0));
+      if (g != nullptr) {
+        ++g->refcount;
+      } else {
+        TensorContext cx = Tensors(0);
+        g = Full(cx, DType::kF32, ShapeOf(o), 0);
+        if (g == nullptr) {
+          RaiseTensorFailure(cx);
+          return false;
+        }
+      }
+      *out = FromObject(g);
+      return true;
+    }
     case TypeDesc::Kind::kTuple:
     case TypeDesc::Kind::kRecord:
     case TypeDesc::Kind::kCase:
@@ -431,8 +551,33 @@ bool Vm::GradCall(Instr ins) {
     tape.Reset(heap_);
     return false;
   }
-  if (ins.x == 0 && result_is_ref) heap_.ReleaseValue(result);  // a malformed module's
-  tape.Backward(tape.boundary_node);
+  // The result: a Float, or a tensor of one element (its node on the tape).
+  uint32_t result_node = tape.boundary_node;
+  const Object* result_tensor = nullptr;
+  if (result_is_ref) {
+    result_tensor = AsObject(result);
+    if (result_tensor->kind != ObjKind::kTensor || DTypeOf(result_tensor) != DType::kF32 ||
+        SizeOf(result_tensor) != 1) {
+      Raise(RuntimeErrorId::kGradResultShape, result_tensor->kind == ObjKind::kTensor
+                                                  ? ShapeString(ShapeOf(result_tensor))
+                                                  : std::string("?"));
+      heap_.ReleaseValue(result);
+      drop_first();
+      tape.Reset(heap_);
+      return false;
+    }
+    result_node = tape.Slot(result_tensor, 0);
+  }
+  TensorContext cx = Tensors(0);
+  const bool backward = tape.Backward(result_node, result_tensor, cx);
+  if (ins.x == 0 && result_is_ref) heap_.ReleaseValue(result);
+  if (!backward) {
+    RaiseTensorFailure(cx);
+    if (ins.x != 0 && result_is_ref) heap_.ReleaseValue(result);
+    drop_first();
+    tape.Reset(heap_);
+    return false;
+  }
   Value gradient = 0;
   const bool built = BuildGradient(tape, first, first_type, first_node, &gradient, 0);
   drop_first();

@@ -15,10 +15,14 @@ GradRule GradRuleOfOp(Op op) {
   case Op::name:                \
     return GradRule::kZero;
 #define ALEA_GRAD_NATIVE(name, dx, dy)
+#define ALEA_GRAD_TENSOR_OP(name) \
+  case Op::name:                  \
+    return GradRule::kTensorOp_##name;
 #include "vm/grad_rules.def"
 #undef ALEA_GRAD_OP
 #undef ALEA_GRAD_ZERO_OP
 #undef ALEA_GRAD_NATIVE
+#undef ALEA_GRAD_TENSOR_OP
     default:
       return GradRule::kNone;
   }
@@ -30,19 +34,48 @@ GradRule GradRuleOfNative(std::string_view name) {
 #define ALEA_GRAD_OP(name, dx, dy)
 #define ALEA_GRAD_NATIVE(name, dx, dy) rules->emplace(#name, GradRule::kNative_##name);
 #define ALEA_GRAD_ZERO_NATIVE(name) rules->emplace(#name, GradRule::kZero);
+#define ALEA_GRAD_TENSOR_NATIVE(name) rules->emplace(#name, GradRule::kTensorNative_##name);
 #include "vm/grad_rules.def"
 #undef ALEA_GRAD_OP
 #undef ALEA_GRAD_NATIVE
 #undef ALEA_GRAD_ZERO_NATIVE
+#undef ALEA_GRAD_TENSOR_NATIVE
     return rules;
   }();
   auto it = kRules->find(name);
   return it == kRules->end() ? GradRule::kNone : it->second;
 }
 
+bool IsTensorRule(GradRule rule) {
+  switch (rule) {
+#define ALEA_GRAD_TENSOR_OP(name) case GradRule::kTensorOp_##name:
+#define ALEA_GRAD_TENSOR_NATIVE(name) case GradRule::kTensorNative_##name:
+#define ALEA_GRAD_OP(name, dx, dy)
+#define ALEA_GRAD_NATIVE(name, dx, dy)
+#include "vm/grad_rules.def"
+#undef ALEA_GRAD_TENSOR_OP
+#undef ALEA_GRAD_TENSOR_NATIVE
+#undef ALEA_GRAD_OP
+#undef ALEA_GRAD_NATIVE
+    return true;
+    default:
+      return false;
+  }
+}
+
+void Tape::ReleaseAdjoints(Heap& heap) {
+  for (Object*& t : tensor_adjoints_) {
+    if (t != nullptr) heap.Release(t);
+    t = nullptr;
+  }
+}
+
 void Tape::Reset(Heap& heap) {
+  heap_ = &heap;
+  ReleaseAdjoints(heap);
   for (Object* o : kept_) heap.Release(o);
   kept_.clear();
+  is_tensor_.clear();
   slots_.clear();
   entries_.clear();
   made_.clear();
@@ -51,12 +84,35 @@ void Tape::Reset(Heap& heap) {
   first_arg_node = 0;
 }
 
-uint32_t Tape::NewLeaf() { return ++nodes_; }
+uint32_t Tape::NewLeaf(bool tensor) {
+  if (is_tensor_.empty()) is_tensor_.push_back(0);
+  is_tensor_.push_back(tensor ? 1 : 0);
+  return ++nodes_;
+}
 
 uint32_t Tape::Record(GradRule rule, uint32_t in0, uint32_t in1, double x, double y, double z) {
-  entries_.push_back(Entry{rule, in0, in1, x, y, z});
-  made_.push_back(++nodes_);
+  entries_.push_back(Entry{rule, in0, in1, x, y, z, nullptr, nullptr, nullptr, 0, 0});
+  made_.push_back(NewLeaf(false));
   return nodes_;
+}
+
+void Tape::Keep(Object* object) {
+  ++object->refcount;
+  kept_.push_back(object);
+}
+
+uint32_t Tape::RecordTensor(GradRule rule, uint32_t in0, uint32_t in1, Object* a, Object* b,
+                            Object* out, int64_t aux, int64_t aux2, bool float_result) {
+  for (Object* o : {a, b, out}) {
+    if (o != nullptr) Keep(o);
+  }
+  entries_.push_back(Entry{rule, in0, in1, 0, 0, 0, a, b, out, aux, aux2});
+  made_.push_back(NewLeaf(!float_result));
+  return nodes_;
+}
+
+bool Tape::TracksTensor(const Object* object) const {
+  return object->kind == ObjKind::kTensor && Slot(object, 0) != 0;
 }
 
 uint32_t Tape::Slot(const Object* object, uint32_t slot) const {
@@ -76,11 +132,17 @@ void Tape::SetSlot(Object* object, uint32_t slot, uint32_t node) {
   it->second[slot] = node;
 }
 
-void Tape::Backward(uint32_t result) {
+bool Tape::Backward(uint32_t result, const Object* result_tensor, TensorContext& cx) {
+  if (heap_ != nullptr) ReleaseAdjoints(*heap_);
   adjoints_.assign(nodes_ + 1, 0.0);
+  tensor_adjoints_.assign(nodes_ + 1, nullptr);
   reached_.assign(nodes_ + 1, 0);
-  if (result == 0) return;
-  adjoints_[result] = 1.0;
+  if (result == 0) return true;
+  if (is_tensor_[result]) {
+    if (!SeedTensor(result, result_tensor, cx)) return false;
+  } else {
+    adjoints_[result] = 1.0;
+  }
   reached_[result] = 1;
   auto pass = [&](uint32_t node, double d) {
     if (node == 0) return;
@@ -91,6 +153,10 @@ void Tape::Backward(uint32_t result) {
     const uint32_t out = made_[k];
     if (!reached_[out]) continue;
     const Entry& e = entries_[k];
+    if (IsTensorRule(e.rule)) {
+      if (!TensorStep(e, out, cx)) return false;
+      continue;
+    }
     const double g = adjoints_[out];
     const double x = e.x, y = e.y, z = e.z;
     double dx = 0.0, dy = 0.0;
@@ -117,6 +183,7 @@ void Tape::Backward(uint32_t result) {
     pass(e.in0, dx);
     pass(e.in1, dy);
   }
+  return true;
 }
 
 }  // namespace alea::vm

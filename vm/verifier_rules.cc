@@ -538,7 +538,7 @@ bool FunctionVerifier::Step() {
     case Op::GRAD: {
       // CALLC's checks on the closure and its arguments; the result, of
       // this function's own type, is made from the closure's first
-      // parameter (x = 0), or is the pair of its plain result and that.
+      // parameter (x = 0), or is the pair of its result and that.
       Val closure;
       if (!Object(in.b, "the closure", &closure)) return false;
       const Shape fn = shapes[closure.shape];
@@ -553,12 +553,12 @@ bool FunctionVerifier::Step() {
       const uint32_t first = params[0];
       const uint32_t value = fn.children.back();
       auto same = [&](uint32_t x, uint32_t y) { return shapes.Leq(x, y) && shapes.Leq(y, x); };
-      bool fits = !shapes.IsReference(value);
-      if (in.x == 0) {
-        fits = fits && same(first, own);
-      } else {
+      // (The result's own kind, a Float or a one-element f32 tensor, the VM
+      // checks when it runs.)
+      bool fits = same(first, own);
+      if (in.x != 0) {
         const Shape& pair = shapes[own];
-        fits = fits && pair.kind == ShapeKind::kTuple && pair.children.size() == 2 &&
+        fits = pair.kind == ShapeKind::kTuple && pair.children.size() == 2 &&
                same(pair.children[0], value) && same(pair.children[1], first);
       }
       if (!fits) {

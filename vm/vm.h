@@ -237,6 +237,9 @@ class Vm {
   // (a new container's slots, a Float operation's node).
   void FinishTapeStep();
   TapeOutcome TapeNative(Instr ins, Value* r, uint32_t* s);
+  // A tensor rule's operation: its operands kept, the node made once it ran.
+  TapeOutcome TapeTensorOp(GradRule rule, Instr ins, uint32_t in0, uint32_t in1, Object* a,
+                           Object* b, int64_t aux, int64_t aux2, bool float_result);
   bool GradCall(Instr ins);  // GRAD, with the frame's state saved
   bool AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int depth);
   bool BuildGradient(const Tape& tape, Value v, uint32_t type, uint32_t node, Value* out,
@@ -300,13 +303,19 @@ class Vm {
   Tape* tape_ = nullptr;
   std::vector<uint32_t> shadow_;
   struct TapePost {
-    enum class Kind : uint8_t { kNone, kContainer, kFloatOp, kPush } kind = Kind::kNone;
+    enum class Kind : uint8_t { kNone, kContainer, kFloatOp, kPush, kTensorOp } kind = Kind::kNone;
     Instr ins;
     size_t base = 0;
     GradRule rule = GradRule::kNone;
     uint32_t in0 = 0, in1 = 0;
     double x = 0, y = 0;
     std::vector<uint32_t> slots;  // kPush: the array's before
+    // kTensorOp: the operands (kept: the rule reads them), its numbers, and
+    // whether its result is a Float (t_item).
+    Object* ta = nullptr;
+    Object* tb = nullptr;
+    int64_t aux = 0, aux2 = 0;
+    bool float_result = false;
   } tape_post_;
   absl::flat_hash_map<uint32_t, std::unique_ptr<Tape>> grad_tapes_;
 

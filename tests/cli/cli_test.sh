@@ -110,7 +110,7 @@ programs=$(cd "$(dirname "$0")/../programs" && pwd)
 
 # The JIT changes no bit: every tensor golden program prints its expected
 # output with the reference kernels only too (the golden run uses the JIT).
-for program in "$programs"/tensor_*.alea "$programs"/random_*.alea; do
+for program in "$programs"/tensor_*.alea "$programs"/random_*.alea "$programs"/grad_*.alea; do
   name=$(basename "$program" .alea)
   [[ -f $programs/$name.out ]] || continue
   (cd "$programs" && "$alea" run --no-jit "$name.alea" >"$tmp/nojit.out" 2>"$tmp/nojit.err")

@@ -4,7 +4,9 @@
 // not by themselves. A rule added to the table without a case here fails
 // RulesHaveCases.
 #include <cmath>
+#include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,19 +62,166 @@ const std::map<std::string, RuleCase>& Cases() {
   return *cases;
 }
 
+// A tensor rule: a loss of t (shape t_shape) and u (u_shape) written in
+// Alea, and the same loss in double precision (the reference evaluator).
+struct TensorCase {
+  std::string expr;
+  std::vector<int64_t> t_shape, u_shape;
+  std::function<double(const std::vector<double>&, const std::vector<double>&)> loss;
+};
+
+// Σ f(t_ij, u_j) over t of shape [rows, cols] and u of [cols] (u broadcast
+// along the rows), or of [rows, cols] too.
+std::function<double(const std::vector<double>&, const std::vector<double>&)> Elementwise(
+    std::function<double(double, double)> f) {
+  return [f](const std::vector<double>& t, const std::vector<double>& u) {
+    double sum = 0;
+    for (size_t i = 0; i < t.size(); ++i) sum += f(t[i], u[i % u.size()]);
+    return sum;
+  };
+}
+
+const std::map<std::string, TensorCase>& TensorCases() {
+  static const auto* cases = new std::map<std::string, TensorCase>{
+      {"ADD_T",
+       {"item(sum(t + u))", {2, 3}, {3}, Elementwise([](double a, double b) { return a + b; })}},
+      {"SUB_T", {"item(sum((t - u) * t))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return (a - b) * a;
+                 })}},
+      {"MUL_T", {"item(sum(t * u * t))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return a * b * a;
+                 })}},
+      {"DIV_T",
+       {"item(sum(t / u))", {2, 3}, {3}, Elementwise([](double a, double b) { return a / b; })}},
+      {"NEG_T", {"item(sum(-t * u))", {2, 3}, {2, 3}, Elementwise([](double a, double b) {
+                   return -a * b;
+                 })}},
+      {"EXP_T", {"item(sum(exp(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::exp(a) * b;
+                 })}},
+      {"LOG_T", {"item(sum(log(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::log(a) * b;
+                 })}},
+      {"TANH_T", {"item(sum(tanh(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::tanh(a) * b;
+                  })}},
+      {"SQRT_T", {"item(sum(sqrt(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::sqrt(a) * b;
+                  })}},
+      {"SIGMOID_T", {"item(sum(sigmoid(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                       return b / (1 + std::exp(-a));
+                     })}},
+      {"RELU_T", {"item(sum(relu(t - 0.6) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::max(a - 0.6, 0.0) * b;
+                  })}},
+      {"ABS_T", {"item(sum(abs(t - 0.6) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::abs(a - 0.6) * b;
+                 })}},
+      {"SCALAR_T",
+       {"item(sum(t * item(sum(u))))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double st = 0, su = 0;
+          for (double x : t) st += x;
+          for (double x : u) su += x;
+          return st * su;
+        }}},
+      {"t_item",
+       {"item(sum(t)) * item(sum(u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double st = 0, su = 0;
+          for (double x : t) st += x;
+          for (double x : u) su += x;
+          return st * su;
+        }}},
+      {"t_matmul",
+       {"item(sum((t @ u) * tensor([[1.0, 3.0], [2.0, 4.0]])))",
+        {2, 3},
+        {3, 2},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+              double d = 0;
+              for (int k = 0; k < 3; ++k) d += t[i * 3 + k] * u[k * 2 + j];
+              s += d * (1 + i + 2 * j);  // weights: every output counts differently
+            }
+          }
+          return s;
+        }}},
+      {"t_matmul_t",
+       {"item(sum((t @ transpose(u)) * tensor([[1.0, 3.0], [2.0, 4.0]]))) + "
+        "item(sum((transpose(t) @ u) * tensor([[1.0, 0.5, 2.0], [3.0, 1.5, 0.5], [2.5, 1.0, "
+        "1.0]])))",
+        {2, 3},
+        {2, 3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          const double w1[2][2] = {{1, 3}, {2, 4}};
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+              double d = 0;
+              for (int k = 0; k < 3; ++k) d += t[i * 3 + k] * u[j * 3 + k];
+              s += d * w1[i][j];
+            }
+          }
+          const double w2[3][3] = {{1, 0.5, 2}, {3, 1.5, 0.5}, {2.5, 1, 1}};
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+              double d = 0;
+              for (int k = 0; k < 2; ++k) d += t[k * 3 + i] * u[k * 3 + j];
+              s += d * w2[i][j];
+            }
+          }
+          return s;
+        }}},
+      {"t_reduce",
+       {"item(mean(t * t)) + item(sum(u * u * u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double st = 0, su = 0;
+          for (double x : t) st += x * x;
+          for (double x : u) su += x * x * x;
+          return st / 6 + su;
+        }}},
+      {"t_reduce_axis",
+       {"item(sum(mean(t * t, axis: 0) * u)) + item(sum(sum(t, axis: 1)))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) {
+            s += (t[j] * t[j] + t[3 + j] * t[3 + j]) / 2 * u[j];
+          }
+          for (double x : t) s += x;
+          return s;
+        }}},
+  };
+  return *cases;
+}
+
 std::vector<std::string> RuleNames() {
   return {
 #define ALEA_GRAD_OP(name, dx, dy) #name,
 #define ALEA_GRAD_NATIVE(name, dx, dy) #name,
+#define ALEA_GRAD_TENSOR_OP(name) #name,
+#define ALEA_GRAD_TENSOR_NATIVE(name) #name,
 #include "vm/grad_rules.def"
 #undef ALEA_GRAD_OP
 #undef ALEA_GRAD_NATIVE
+#undef ALEA_GRAD_TENSOR_OP
+#undef ALEA_GRAD_TENSOR_NATIVE
   };
 }
 
 TEST(GradRules, RulesHaveCases) {
   for (const std::string& name : RuleNames()) {
-    EXPECT_TRUE(Cases().contains(name)) << "vm/grad_rules.def's " << name << " has no case here";
+    EXPECT_TRUE(Cases().contains(name) || TensorCases().contains(name))
+        << "vm/grad_rules.def's " << name << " has no case here";
   }
 }
 
@@ -112,6 +261,70 @@ TEST(GradRules, MatchCentralDifferences) {
       const double fdy = (at(x, y + hy) - at(x, y - hy)) / (2 * hy);
       EXPECT_NEAR(dx, fdx, 1e-6 * std::max(1.0, std::abs(fdx))) << name << " d/dx at " << x;
       EXPECT_NEAR(dy, fdy, 1e-6 * std::max(1.0, std::abs(fdy))) << name << " d/dy at " << y;
+    }
+  }
+}
+
+// The tensor rules in f32 against central differences of the double
+// loss: each element of t and u moved by h, the loss computed again.
+TEST(GradRules, TensorRulesMatchCentralDifferences) {
+  std::string source;
+  int k = 0;
+  for (const auto& [name, c] : TensorCases()) {
+    absl::StrAppend(&source, "fn g", k,
+                    "(t: Tensor, u: Tensor) -> (Tensor, Tensor) = grad(|(t, u): ",
+                    "(Tensor, Tensor)| ", c.expr, ")((t, u))\n");
+    ++k;
+  }
+  StatusOr<Module> module = Compile(source, "grad_tensor_rules.alea");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Signature backward{{Type::kTensor, Type::kTensor},
+                           Type::Tuple({Type::kTensor, Type::kTensor})};
+  for (bool jit : {true, false}) {
+    VmOptions options;
+    options.jit = jit;
+    Vm vm(options);
+    ASSERT_TRUE(vm.Load(*module).ok());
+    k = 0;
+    for (const auto& [name, c] : TensorCases()) {
+      Function g = embed_testing::FindOk(vm, absl::StrCat("g", k), backward);
+      ++k;
+      // Values away from the kinks (relu and abs at 0.6) and inside log's
+      // and sqrt's domains.
+      auto values = [](const std::vector<int64_t>& shape, double start) {
+        int64_t n = 1;
+        for (int64_t d : shape) n *= d;
+        std::vector<double> v;
+        for (int64_t i = 0; i < n; ++i) v.push_back(start + 0.37 * static_cast<double>(i));
+        return v;
+      };
+      std::vector<double> t = values(c.t_shape, 0.25), u = values(c.u_shape, 0.5);
+      auto floats = [](const std::vector<double>& v) {
+        return std::vector<float>(v.begin(), v.end());
+      };
+      // The loss of the f32-rounded inputs, as Alea sees them.
+      for (double& x : t) x = static_cast<float>(x);
+      for (double& x : u) x = static_cast<float>(x);
+      StatusOr<Value> grad =
+          vm.Call(g, {Tensor::Copy(floats(t), c.t_shape), Tensor::Copy(floats(u), c.u_shape)});
+      ASSERT_TRUE(grad.ok()) << name << ": " << grad.status();
+      for (int which = 0; which < 2; ++which) {
+        std::vector<double>& v = which == 0 ? t : u;
+        std::span<const float> got = grad->AsTuple()[which].AsTensor().floats();
+        ASSERT_EQ(got.size(), v.size()) << name;
+        for (size_t i = 0; i < v.size(); ++i) {
+          const double keep = v[i];
+          const double h = 1e-6 * std::max(1.0, std::abs(keep));
+          v[i] = keep + h;
+          const double up = c.loss(t, u);
+          v[i] = keep - h;
+          const double down = c.loss(t, u);
+          v[i] = keep;
+          const double want = (up - down) / (2 * h);
+          EXPECT_NEAR(got[i], want, 1e-4 * std::max(1.0, std::abs(want)))
+              << name << (which == 0 ? " d/dt[" : " d/du[") << i << "]" << (jit ? "" : " --no-jit");
+        }
+      }
     }
   }
 }

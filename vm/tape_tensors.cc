@@ -1,0 +1,265 @@
+// The tensor rules of vm/grad_rules.def: each backward step composes the
+// tensor operations of vm/tensor_ops.h (JIT kernels or the reference, the
+// same bits either way), in f32 as the forward pass.
+#include <cmath>
+#include <cstring>
+
+#include "vm/kernels/elementwise.h"
+#include "vm/kernels/reduce.h"
+#include "vm/tape.h"
+#include "vm/tensor.h"
+#include "vm/tensor_ops.h"
+
+namespace alea::vm {
+namespace {
+
+using kernels::BinaryOp;
+using kernels::UnaryOp;
+
+// Each helper takes nothing it is given (borrowed operands) and returns an
+// owned tensor, or null when the context failed.
+Object* Apply(TensorContext& cx, BinaryOp op, const Object* a, const Object* b) {
+  return Binary(cx, op, TensorArg{const_cast<Object*>(a), false},
+                TensorArg{const_cast<Object*>(b), false});
+}
+Object* Apply(TensorContext& cx, UnaryOp op, const Object* x) {
+  return Unary(cx, op, TensorArg{const_cast<Object*>(x), false});
+}
+Object* Scalar(TensorContext& cx, float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return Full(cx, DType::kF32, {}, bits);
+}
+
+// Releases its operands: the steps chain owned temporaries.
+struct Temps {
+  Heap& heap;
+  std::vector<Object*> held;
+  ~Temps() {
+    for (Object* o : held) {
+      if (o != nullptr) heap.Release(o);
+    }
+  }
+  Object* operator()(Object* o) {
+    held.push_back(o);
+    return o;
+  }
+};
+
+// `g` (of the broadcast shape) summed back to `shape`: over the leading
+// axes `shape` lacks and the axes where it has 1 (NumPy's broadcasting
+// undone, as JAX's `_unbroadcast`). Returns a new reference.
+Object* SumTo(TensorContext& cx, const Object* g, absl::Span<const int64_t> shape) {
+  Heap& heap = cx.heap();
+  Object* cur = const_cast<Object*>(g);
+  ++cur->refcount;
+  while (RankOf(cur) > static_cast<int>(shape.size())) {
+    Object* next = Reduce(cx, kernels::ReduceOp::kSum, cur, int64_t{0});
+    heap.Release(cur);
+    if (next == nullptr) return nullptr;
+    cur = next;
+  }
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    if (shape[axis] != 1 || ShapeOf(cur)[axis] == 1) continue;
+    Object* summed = Reduce(cx, kernels::ReduceOp::kSum, cur, static_cast<int64_t>(axis));
+    heap.Release(cur);
+    if (summed == nullptr) return nullptr;
+    Shape kept(ShapeOf(summed).begin(), ShapeOf(summed).end());
+    kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(axis), 1);
+    cur = Reshape(cx, TensorArg{summed, true}, kept);
+    if (cur == nullptr) return nullptr;
+  }
+  return cur;
+}
+
+// `g` (the reduction's result) spread back over `x`'s shape: along `axis`
+// (the axis it removed), or everywhere when the whole tensor was reduced.
+Object* Spread(TensorContext& cx, const Object* g, const Object* x, std::optional<int64_t> axis) {
+  Heap& heap = cx.heap();
+  Object* zeros = Full(cx, DType::kF32, ShapeOf(x), 0);
+  if (zeros == nullptr) return nullptr;
+  Object* shaped = const_cast<Object*>(g);
+  ++shaped->refcount;
+  if (axis) {
+    Shape kept(ShapeOf(g).begin(), ShapeOf(g).end());
+    int64_t a = *axis < 0 ? *axis + RankOf(x) : *axis;
+    kept.insert(kept.begin() + a, 1);
+    shaped = Reshape(cx, TensorArg{shaped, true}, kept);
+    if (shaped == nullptr) {
+      heap.Release(zeros);
+      return nullptr;
+    }
+  }
+  Object* out = Apply(cx, BinaryOp::kAdd, zeros, shaped);
+  heap.Release(zeros);
+  heap.Release(shaped);
+  return out;
+}
+
+}  // namespace
+
+bool Tape::AddTensorAdjoint(uint32_t node, Object* d, TensorContext& cx) {
+  if (d == nullptr) return false;
+  if (node == 0) {
+    cx.heap().Release(d);
+    return true;
+  }
+  reached_[node] = 1;
+  Object*& acc = tensor_adjoints_[node];
+  if (acc == nullptr) {
+    acc = d;
+    return true;
+  }
+  Object* sum = Binary(cx, BinaryOp::kAdd, TensorArg{acc, true}, TensorArg{d, true});
+  acc = sum;
+  return sum != nullptr;
+}
+
+bool Tape::SeedTensor(uint32_t node, const Object* result, TensorContext& cx) {
+  const float one = 1.0f;
+  uint32_t bits;
+  std::memcpy(&bits, &one, sizeof bits);
+  Object* ones = Full(cx, DType::kF32, ShapeOf(result), bits);
+  return AddTensorAdjoint(node, ones, cx);
+}
+
+bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
+  Heap& heap = cx.heap();
+  Temps t{heap, {}};
+  // A Float's adjoint (t_item's result), or a tensor's.
+  const Object* g = is_tensor_[out] ? tensor_adjoints_[out] : nullptr;
+  auto to_a = [&](Object* d) { return AddTensorAdjoint(e.in0, d, cx); };
+  auto to_b = [&](Object* d) { return AddTensorAdjoint(e.in1, d, cx); };
+  // The two operands' adjoints of a broadcasting binary op.
+  auto both = [&](Object* da, Object* db) {
+    t(da);
+    t(db);
+    bool ok = true;
+    if (e.in0 != 0) ok = da != nullptr && to_a(SumTo(cx, da, ShapeOf(e.a)));
+    if (ok && e.in1 != 0) ok = db != nullptr && to_b(SumTo(cx, db, ShapeOf(e.b)));
+    return ok;
+  };
+  switch (e.rule) {
+    case GradRule::kTensorOp_ADD_T:
+      ++const_cast<Object*>(g)->refcount;
+      ++const_cast<Object*>(g)->refcount;
+      return both(const_cast<Object*>(g), const_cast<Object*>(g));
+    case GradRule::kTensorOp_SUB_T:
+      ++const_cast<Object*>(g)->refcount;
+      return both(const_cast<Object*>(g), e.in1 != 0 ? Apply(cx, UnaryOp::kNeg, g) : nullptr);
+    case GradRule::kTensorOp_MUL_T:
+      return both(e.in0 != 0 ? Apply(cx, BinaryOp::kMul, g, e.b) : nullptr,
+                  e.in1 != 0 ? Apply(cx, BinaryOp::kMul, g, e.a) : nullptr);
+    case GradRule::kTensorOp_DIV_T: {
+      // d(a / b) = g / b and -g * z / b.
+      Object* db = nullptr;
+      if (e.in1 != 0) {
+        Object* gz = t(Apply(cx, BinaryOp::kMul, g, e.out));
+        Object* q = gz == nullptr ? nullptr : t(Apply(cx, BinaryOp::kDiv, gz, e.b));
+        db = q == nullptr ? nullptr : Apply(cx, UnaryOp::kNeg, q);
+      }
+      return both(e.in0 != 0 ? Apply(cx, BinaryOp::kDiv, g, e.b) : nullptr, db);
+    }
+    case GradRule::kTensorOp_NEG_T:
+      return to_a(Apply(cx, UnaryOp::kNeg, g));
+    case GradRule::kTensorOp_EXP_T:
+      return to_a(Apply(cx, BinaryOp::kMul, g, e.out));
+    case GradRule::kTensorOp_LOG_T:
+      return to_a(Apply(cx, BinaryOp::kDiv, g, e.a));
+    case GradRule::kTensorOp_TANH_T: {
+      // g * (1 - z^2)
+      Object* one = t(Scalar(cx, 1.0f));
+      Object* z2 = t(Apply(cx, BinaryOp::kMul, e.out, e.out));
+      if (one == nullptr || z2 == nullptr) return false;
+      Object* d = t(Apply(cx, BinaryOp::kSub, one, z2));
+      return d != nullptr && to_a(Apply(cx, BinaryOp::kMul, g, d));
+    }
+    case GradRule::kTensorOp_SQRT_T: {
+      // g / (2 z)
+      Object* two = t(Scalar(cx, 2.0f));
+      Object* z2 = two == nullptr ? nullptr : t(Apply(cx, BinaryOp::kMul, two, e.out));
+      return z2 != nullptr && to_a(Apply(cx, BinaryOp::kDiv, g, z2));
+    }
+    case GradRule::kTensorOp_SIGMOID_T: {
+      // g * z * (1 - z)
+      Object* one = t(Scalar(cx, 1.0f));
+      Object* rest = one == nullptr ? nullptr : t(Apply(cx, BinaryOp::kSub, one, e.out));
+      Object* gz = rest == nullptr ? nullptr : t(Apply(cx, BinaryOp::kMul, g, e.out));
+      return gz != nullptr && to_a(Apply(cx, BinaryOp::kMul, gz, rest));
+    }
+    case GradRule::kTensorOp_RELU_T: {
+      // g where x > 0, else 0 (JAX: relu'(0) = 0).
+      Object* zero = t(Scalar(cx, 0.0f));
+      Object* mask = zero == nullptr ? nullptr : t(Apply(cx, BinaryOp::kGt, e.a, zero));
+      return mask != nullptr && to_a(Where(cx, mask, g, zero));
+    }
+    case GradRule::kTensorOp_ABS_T: {
+      // g * sign(x): 0 at 0 (JAX: abs'(0) = 0).
+      Object* zero = t(Scalar(cx, 0.0f));
+      Object* sign = t(Apply(cx, UnaryOp::kSign, e.a));
+      if (zero == nullptr || sign == nullptr) return false;
+      Object* nonzero = t(Apply(cx, BinaryOp::kNe, e.a, zero));
+      Object* gs = t(Apply(cx, BinaryOp::kMul, g, sign));
+      return nonzero != nullptr && gs != nullptr && to_a(Where(cx, nonzero, gs, zero));
+    }
+    case GradRule::kTensorOp_SCALAR_T: {
+      // A Float made a 0-d f32 tensor: its adjoint, to double.
+      if (e.in0 != 0) {
+        adjoints_[e.in0] += static_cast<double>(*ElementsOf<float>(g));
+        reached_[e.in0] = 1;
+      }
+      return true;
+    }
+    case GradRule::kTensorNative_t_item: {
+      // A one-element tensor read as a Float: the Float's adjoint, rounded
+      // to f32, in the tensor's shape.
+      const float v = static_cast<float>(adjoints_[out]);
+      uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      return to_a(Full(cx, DType::kF32, ShapeOf(e.a), bits));
+    }
+    case GradRule::kTensorNative_t_matmul: {
+      // Matrices: da = g @ b^T, db = a^T @ g.
+      bool ok = true;
+      if (e.in0 != 0) ok = to_a(MatMulTransposed(cx, g, false, e.b, true));
+      if (ok && e.in1 != 0) ok = to_b(MatMulTransposed(cx, e.a, true, g, false));
+      return ok;
+    }
+    case GradRule::kTensorNative_t_matmul_t: {
+      // z = X @ Y with X = x or x^T (bit 0), Y = y or y^T (bit 1):
+      // dX = g @ Y^T and dY = X^T @ g, transposed back where x or y was.
+      const bool xt = (e.aux & 1) != 0, yt = (e.aux & 2) != 0;
+      bool ok = true;
+      if (e.in0 != 0) {
+        ok = to_a(xt ? MatMulTransposed(cx, e.b, yt, g, true)
+                     : MatMulTransposed(cx, g, false, e.b, !yt));
+      }
+      if (ok && e.in1 != 0) {
+        ok = to_b(yt ? MatMulTransposed(cx, g, true, e.a, xt)
+                     : MatMulTransposed(cx, e.a, !xt, g, false));
+      }
+      return ok;
+    }
+    case GradRule::kTensorNative_t_reduce:
+    case GradRule::kTensorNative_t_reduce_axis: {
+      const std::optional<int64_t> axis =
+          e.rule == GradRule::kTensorNative_t_reduce ? std::nullopt : std::optional(e.aux2);
+      Object* spread = t(Spread(cx, g, e.a, axis));
+      if (spread == nullptr) return false;
+      if (static_cast<kernels::ReduceOp>(e.aux) == kernels::ReduceOp::kSum) {
+        ++spread->refcount;
+        return to_a(spread);
+      }
+      // The mean: divided by the count it averaged.
+      const int64_t n =
+          axis ? ShapeOf(e.a)[static_cast<size_t>(*axis < 0 ? *axis + RankOf(e.a) : *axis)]
+               : SizeOf(e.a);
+      Object* count = t(Scalar(cx, static_cast<float>(n)));
+      return count != nullptr && to_a(Apply(cx, BinaryOp::kDiv, spread, count));
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace alea::vm
