@@ -5,6 +5,7 @@
 // container's slots keep theirs on the tape), records the Float operations
 // of vm/grad_rules.def, and refuses a tracked operand of anything else.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -12,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "vm/kernels/reduce.h"
+#include "vm/random/keys.h"
+#include "vm/randstate.h"
 #include "vm/runtime_error.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
@@ -231,6 +234,20 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
   }
   const GradRule rule = GradRuleOfOp(ins.op);
   if (IsTensorRule(rule)) {
+    if (ins.op == Op::DROPOUT) {
+      // dropout(state, x, rate): x's node; the rate a constant.
+      if (s[b + 2] != 0) return fail("the rate of `dropout`");
+      Object* x = AsObject(r[b + 1]);
+      const uint32_t in0 = tape.Slot(x, 0);
+      if (in0 == 0) {
+        s[a] = 0;
+        return TapeOutcome::kProceed;
+      }
+      const random::Key key = random::EffectiveKey(StateOf(AsObject(r[b])));
+      const int64_t packed = static_cast<int64_t>((uint64_t{key.k0} << 32) | key.k1);
+      return TapeTensorOp(rule, ins, in0, 0, x, nullptr, packed,
+                          std::bit_cast<int64_t>(AsFloat(r[b + 2])), false);
+    }
     if (ins.op == Op::SCALAR_T) {
       if (s[b] == 0) {
         s[a] = 0;
@@ -277,7 +294,9 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
     // The samplers and scalar draws read a window of c registers from R(b).
     if (ReadsWindow(ins.op)) {
       for (uint32_t i = 0; i < c && b + i < shadow_.size() - frame.base; ++i) {
-        tracked = tracked || s[b + i] != 0;
+        tracked =
+            tracked || s[b + i] != 0 ||
+            (frame.fn->is_ref[b + i] && r[b + i] != 0 && tape.TracksTensor(AsObject(r[b + i])));
       }
     }
     if (tracked) return fail(Described(ins.op));
@@ -323,9 +342,12 @@ Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {
     } else {
       aux = AsInt(r[ins.a + 2]);
       if (rule == GradRule::kTensorNative_t_reduce_axis) aux2 = AsInt(r[ins.a + 3]);
-      if (in0 != 0 && aux != static_cast<int64_t>(kernels::ReduceOp::kSum) &&
-          aux != static_cast<int64_t>(kernels::ReduceOp::kMean)) {
-        Raise(RuntimeErrorId::kGradUnsupported, "this reduction (`sum` and `mean` are covered)");
+      const auto op = static_cast<kernels::ReduceOp>(aux);
+      if (in0 != 0 && op != kernels::ReduceOp::kSum && op != kernels::ReduceOp::kMean &&
+          op != kernels::ReduceOp::kLogSumExp && op != kernels::ReduceOp::kMax &&
+          op != kernels::ReduceOp::kMin) {
+        Raise(RuntimeErrorId::kGradUnsupported,
+              "this reduction (`sum`, `mean`, `logsumexp`, `max` and `min` are covered)");
         return TapeOutcome::kFailed;
       }
     }

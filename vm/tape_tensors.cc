@@ -1,11 +1,13 @@
 // The tensor rules of vm/grad_rules.def: each backward step composes the
 // tensor operations of vm/tensor_ops.h (JIT kernels or the reference, the
 // same bits either way), in f32 as the forward pass.
+#include <bit>
 #include <cmath>
 #include <cstring>
 
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
+#include "vm/random_draw.h"
 #include "vm/tape.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
@@ -202,6 +204,18 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       Object* gs = t(Apply(cx, BinaryOp::kMul, g, sign));
       return nonzero != nullptr && gs != nullptr && to_a(Where(cx, nonzero, gs, zero));
     }
+    case GradRule::kTensorOp_DROPOUT: {
+      // The same draw (key, rate) over g: kept elements scaled as x's were.
+      Object* d = cx.New(DType::kF32, ShapeOf(g));
+      if (d == nullptr) return false;
+      DrawArgs draw;
+      draw.key = random::Key{static_cast<uint32_t>(static_cast<uint64_t>(e.aux) >> 32),
+                             static_cast<uint32_t>(static_cast<uint64_t>(e.aux))};
+      draw.rate = std::bit_cast<double>(e.aux2);
+      draw.x = ElementsOf<float>(g);
+      FillDraw(cx, jit::RandomKernel::kDropout, draw, ElementsOf<float>(d), d->length);
+      return to_a(d);
+    }
     case GradRule::kTensorOp_SCALAR_T: {
       // A Float made a 0-d f32 tensor: its adjoint, to double.
       if (e.in0 != 0) {
@@ -246,9 +260,28 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
           e.rule == GradRule::kTensorNative_t_reduce ? std::nullopt : std::optional(e.aux2);
       Object* spread = t(Spread(cx, g, e.a, axis));
       if (spread == nullptr) return false;
-      if (static_cast<kernels::ReduceOp>(e.aux) == kernels::ReduceOp::kSum) {
+      const auto op = static_cast<kernels::ReduceOp>(e.aux);
+      if (op == kernels::ReduceOp::kSum) {
         ++spread->refcount;
         return to_a(spread);
+      }
+      if (op == kernels::ReduceOp::kLogSumExp) {
+        // g * exp(x - z): the softmax along what was reduced.
+        Object* z = t(Spread(cx, e.out, e.a, axis));
+        Object* diff = z == nullptr ? nullptr : t(Apply(cx, BinaryOp::kSub, e.a, z));
+        Object* p = diff == nullptr ? nullptr : t(Apply(cx, UnaryOp::kExp, diff));
+        return p != nullptr && to_a(Apply(cx, BinaryOp::kMul, spread, p));
+      }
+      if (op == kernels::ReduceOp::kMax || op == kernels::ReduceOp::kMin) {
+        // g shared evenly by the elements equal to the extreme.
+        Object* z = t(Spread(cx, e.out, e.a, axis));
+        Object* hit = z == nullptr ? nullptr : t(Apply(cx, BinaryOp::kEq, e.a, z));
+        Object* ones = hit == nullptr ? nullptr : t(Cast(cx, TensorArg{hit, false}, DType::kF32));
+        Object* count =
+            ones == nullptr ? nullptr : t(Reduce(cx, kernels::ReduceOp::kSum, ones, axis));
+        Object* counts = count == nullptr ? nullptr : t(Spread(cx, count, e.a, axis));
+        Object* share = counts == nullptr ? nullptr : t(Apply(cx, BinaryOp::kDiv, spread, counts));
+        return share != nullptr && to_a(Apply(cx, BinaryOp::kMul, share, ones));
       }
       // The mean: divided by the count it averaged.
       const int64_t n =

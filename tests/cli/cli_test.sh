@@ -239,6 +239,16 @@ for variant in "two --threads 2" "four --threads 4" "nojit --no-jit --threads 4"
     fi
   done
 done
+# Training by `grad` (examples/train.alea) gives the same bits for every
+# choice of threads, vector width and kernels.
+examples=$(cd "$(dirname "$0")/../../examples" && pwd)
+for variant in "--threads 1" "--threads 3 --no-jit" "--isa avx2 --threads 2"; do
+  read -r -a words <<<"$variant"
+  if ! "$alea" run "${words[@]}" "$examples/train.alea" | cmp -s - "$examples/train.out"; then
+    echo "FAIL: examples/train.alea with $variant prints other than train.out"
+    failures=$((failures + 1))
+  fi
+done
 printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
 expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
   -- run --stats "$tmp/tensor.alea"

@@ -178,6 +178,32 @@ const std::map<std::string, TensorCase>& TensorCases() {
           }
           return s;
         }}},
+      {"t_reduce_axis logsumexp",
+       {"item(sum(logsumexp(t, axis: 1) * tensor([1.0, 2.0]))) + item(logsumexp(u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            double e = 0;
+            for (int j = 0; j < 3; ++j) e += std::exp(t[i * 3 + j]);
+            s += std::log(e) * (1 + i);
+          }
+          double e = 0;
+          for (double x : u) e += std::exp(x);
+          return s + std::log(e);
+        }}},
+      {"t_reduce_axis max",
+       {"item(sum(max(t, axis: 0) * u)) + item(min(u * u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += std::max(t[j], t[3 + j]) * u[j];
+          double m = u[0] * u[0];
+          for (double x : u) m = std::min(m, x * x);
+          return s + m;
+        }}},
       {"t_reduce",
        {"item(mean(t * t)) + item(sum(u * u * u))",
         {2, 3},
@@ -220,7 +246,8 @@ std::vector<std::string> RuleNames() {
 
 TEST(GradRules, RulesHaveCases) {
   for (const std::string& name : RuleNames()) {
-    EXPECT_TRUE(Cases().contains(name) || TensorCases().contains(name))
+    // DROPOUT has a test of its own (DropoutGradientIsTheForwardMask).
+    EXPECT_TRUE(Cases().contains(name) || TensorCases().contains(name) || name == "DROPOUT")
         << "vm/grad_rules.def's " << name << " has no case here";
   }
 }
@@ -327,6 +354,38 @@ TEST(GradRules, TensorRulesMatchCentralDifferences) {
       }
     }
   }
+}
+
+// Dropout's gradient is its mask: the loss is linear in t, so moving one
+// element by 1 changes the loss by exactly that element's gradient (the
+// forward pass, run again, is the reference).
+TEST(GradRules, DropoutGradientIsTheForwardMask) {
+  StatusOr<Module> module = Compile(R"(
+fn f(t: Tensor, u: Tensor) -> Float = item(sum(dropout(key(3), t, 0.25) * u))
+fn g(t: Tensor, u: Tensor) -> Tensor = grad(f)(t, u)
+)",
+                                    "dropout.alea");
+  ASSERT_TRUE(module.ok()) << module.status();
+  Vm vm;
+  ASSERT_TRUE(vm.Load(*module).ok());
+  Function f = embed_testing::FindOk(vm, "f", {{Type::kTensor, Type::kTensor}, Type::kFloat});
+  Function g = embed_testing::FindOk(vm, "g", {{Type::kTensor, Type::kTensor}, Type::kTensor});
+  std::vector<float> t(16, 0.0f), u;
+  for (int i = 0; i < 16; ++i) u.push_back(0.5f + 0.25f * static_cast<float>(i));
+  StatusOr<Value> grad = vm.Call(g, {Tensor::Copy(t, {16}), Tensor::Copy(u, {16})});
+  ASSERT_TRUE(grad.ok()) << grad.status();
+  std::span<const float> got = grad->AsTensor().floats();
+  int kept = 0;
+  for (int i = 0; i < 16; ++i) {
+    std::vector<float> moved = t;
+    moved[static_cast<size_t>(i)] = 1.0f;
+    StatusOr<Value> up = vm.Call(f, {Tensor::Copy(moved, {16}), Tensor::Copy(u, {16})});
+    ASSERT_TRUE(up.ok()) << up.status();
+    EXPECT_NEAR(got[static_cast<size_t>(i)], up->AsFloat(), 1e-6) << i;
+    kept += got[static_cast<size_t>(i)] != 0.0f;
+  }
+  EXPECT_GT(kept, 4);  // a mask, not all zeros nor all kept
+  EXPECT_LT(kept, 16);
 }
 
 }  // namespace
