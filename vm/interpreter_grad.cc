@@ -207,8 +207,11 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
       if (a != 0) {
         for (uint32_t i = 0; i < c; ++i) s[i] = s[a + i];
       }
-      const uint32_t top = std::max(callee.num_registers, frame.fn->num_registers);
-      for (uint32_t i = c; i < top; ++i) s[i] = 0;
+      // (The stack may grow for the callee after this step: what lies
+      // beyond the shadow now is cleared when the shadow grows.)
+      const size_t top = std::min<size_t>(std::max(callee.num_registers, frame.fn->num_registers),
+                                          shadow_.size() - frame.base);
+      for (size_t i = c; i < top; ++i) s[i] = 0;
       return TapeOutcome::kProceed;
     }
     case Op::RET:
