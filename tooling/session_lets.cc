@@ -170,6 +170,9 @@ void Persist(const Build& build, vm::Vm& machine, std::map<std::string, Persiste
       std::string type = lang::types::ToString(var->type);
       // Only a type an annotation can spell: no variables, no dtype values.
       if (!lang::types::IsGround(var->type) || absl::StrContains(type, "DType")) break;
+      // Nor a closure: it names code of the build that made it, which the
+      // next build numbers anew (a kept one would run another function).
+      if (lang::types::Contains(var->type, lang::types::Kind::kFunction)) break;
       bindings.push_back(Binding{name, std::move(type), *g});
     }
     if (bindings.size() != item.names.size() || bindings.empty()) {

@@ -10,8 +10,10 @@
 // RandState (use-once is then checked when it is consumed).
 //
 // A let whose type has type variables (`let e = []`) or a dtype value has no
-// one value or no annotation to declare: it stays source and is computed
-// again with each build.
+// one value or no annotation to declare, and one that holds a function has
+// a value that names code of its own build: each stays source and is
+// computed again with each build (with the same state of the stream, if it
+// draws).
 #ifndef ALEA_TOOLING_SESSION_LETS_H_
 #define ALEA_TOOLING_SESSION_LETS_H_
 

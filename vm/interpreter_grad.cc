@@ -603,6 +603,13 @@ bool Vm::GradCall(Instr ins) {
     tape.Reset(heap_);
     return false;
   }
+  // Sites for the next call's backward tensors, once this one showed how
+  // many it makes (doubled: a path that grows needs no new block soon).
+  if (tape.sites_wanted() > tape.sites_reserved() &&
+      free_site_ <= UINT32_MAX - 2 * uint64_t{tape.sites_wanted()}) {
+    tape.SetSites(free_site_, 2 * tape.sites_wanted());
+    free_site_ += 2 * tape.sites_wanted();
+  }
   Value gradient = 0;
   const bool built = BuildGradient(tape, first, first_type, first_node, &gradient, 0);
   drop_first();

@@ -137,6 +137,8 @@ bool Tape::Backward(uint32_t result, const Object* result_tensor, TensorContext&
   adjoints_.assign(nodes_ + 1, 0.0);
   tensor_adjoints_.assign(nodes_ + 1, nullptr);
   reached_.assign(nodes_ + 1, 0);
+  site_next_ = 0;
+  sites_wanted_ = 0;
   if (result == 0) return true;
   if (is_tensor_[result]) {
     if (!SeedTensor(result, result_tensor, cx)) return false;

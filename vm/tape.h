@@ -83,6 +83,22 @@ class Tape {
     return node < tensor_adjoints_.size() ? tensor_adjoints_[node] : nullptr;
   }
 
+  // Output-buffer sites (Heap::NewTensorAt) for the backward pass's tensors:
+  // the k-th tensor it makes in a call takes site base + k, so a training
+  // loop's next step reuses this step's dead buffers instead of allocating.
+  // Sites are given after a call that wanted more than it had.
+  uint32_t NextSite() {
+    ++sites_wanted_;
+    const uint32_t k = site_next_++;
+    return k < site_count_ ? site_base_ + k : 0;
+  }
+  uint32_t sites_wanted() const { return sites_wanted_; }
+  uint32_t sites_reserved() const { return site_count_; }
+  void SetSites(uint32_t base, uint32_t count) {
+    site_base_ = base;
+    site_count_ = count;
+  }
+
   // Between the interpreter and Vm::Invoke: the node of the value a
   // boundary RET returned, and of the argument 0 of the next Invoke.
   uint32_t boundary_node = 0;
@@ -102,6 +118,8 @@ class Tape {
   bool TensorStep(const Entry& e, uint32_t out, TensorContext& cx);
   bool AddTensorAdjoint(uint32_t node, Object* d, TensorContext& cx);  // takes d
   bool SeedTensor(uint32_t node, const Object* result, TensorContext& cx);
+  // `cx` making its next tensor at NextSite().
+  TensorContext& Sited(TensorContext& cx);
   void ReleaseAdjoints(Heap& heap);
 
   uint32_t nodes_ = 0;
@@ -115,6 +133,7 @@ class Tape {
   std::vector<Object*> tensor_adjoints_;  // owned
   std::vector<uint8_t> reached_;
   Heap* heap_ = nullptr;  // of the last Reset, for the adjoints' release
+  uint32_t site_base_ = 0, site_count_ = 0, site_next_ = 0, sites_wanted_ = 0;
 };
 
 }  // namespace alea::vm

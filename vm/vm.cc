@@ -158,6 +158,8 @@ absl::Status Vm::Load(const Module& module, absl::Span<const uint64_t> code_offs
     info.capture_is_ref.assign(f.num_captures, 0);
     for (uint16_t c : f.reference_captures) info.capture_is_ref[c] = 1;
   }
+  free_site_ = static_cast<uint32_t>(next_site);
+  grad_tapes_.clear();
   module_ = std::move(m);
   for (const std::string& s : module_->strings) {
     Object* o = heap_.NewStr(s);

@@ -318,6 +318,9 @@ class Vm {
     bool float_result = false;
   } tape_post_;
   absl::flat_hash_map<uint32_t, std::unique_ptr<Tape>> grad_tapes_;
+  // The first output-buffer site no instruction has: the tapes take
+  // theirs from here (Tape::SetSites).
+  uint32_t free_site_ = 0;
 
   Limits limits_;
   Heap heap_;

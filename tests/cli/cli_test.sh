@@ -249,6 +249,40 @@ for variant in "--threads 1" "--threads 3 --no-jit" "--isa avx2 --threads 2"; do
     failures=$((failures + 1))
   fi
 done
+# A training loop's gradients and backward temporaries reuse their buffers
+# (each `grad` site's tape keeps output-buffer sites): over 490 more steps
+# it allocates what the same loop without `grad` allocates (its parameter
+# record), plus the gradient record and `grad`'s closure, and no tensor.
+cat >"$tmp/steps.alea" <<'ALEA'
+type P = { w: Tensor, b: Tensor }
+fn loss(p: P, x: Tensor) -> Float = item(mean(tanh(x @ p.w + p.b) * 2.0))
+fn with_grad(p: P, x: Tensor, n: Int) -> P =
+  if n == 0 { p } else {
+    let g = grad(loss)(p, x);
+    with_grad(P { w: p.w - g.w * 0.1, b: p.b - g.b * 0.1 }, x, n - 1)
+  }
+fn without(p: P, x: Tensor, n: Int) -> P =
+  if n == 0 { p } else {
+    let l = loss(p, x);
+    without(P { w: p.w - p.w * l, b: p.b - p.b * 0.1 }, x, n - 1)
+  }
+fn main(args: [Str]) {
+  let n = match parse_int(args[1]) { Some(k) => k, None => 0 };
+  let p = P { w: ones([16, 8]), b: zeros([8]) };
+  let q = if args[0] == "grad" { with_grad(p, ones([32, 16]), n) } else { without(p, ones([32, 16]), n) };
+  print(item(sum(q.w)))
+}
+ALEA
+allocations() {  # allocations MODE STEPS
+  "$alea" run --stats "$tmp/steps.alea" "$1" "$2" 2>&1 >/dev/null |
+    sed -n 's/.* \([0-9]*\) allocations.*/\1/p' | head -1
+}
+grad_steps=$(( $(allocations grad 500) - $(allocations grad 10) ))
+plain_steps=$(( $(allocations plain 500) - $(allocations plain 10) ))
+if [[ -z $grad_steps || $grad_steps -gt $((plain_steps + 2 * 490)) ]]; then
+  echo "FAIL: 490 training steps under grad made $grad_steps allocations, $plain_steps without"
+  failures=$((failures + 1))
+fi
 printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
 expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
   -- run --stats "$tmp/tensor.alea"
