@@ -24,6 +24,28 @@ constexpr RuntimeErrorFormat kErrorFormats[] = {
 
 const OpInfo& InfoOf(Op op) { return kOpInfos[static_cast<int>(op)]; }
 
+bool IsDraw(Op op) {
+  switch (op) {
+    case Op::BITS:
+    case Op::UNIFORM:
+    case Op::NORMAL:
+    case Op::BERNOULLI:
+    case Op::RANDINT:
+    case Op::EXPONENTIAL:
+    case Op::CATEGORICAL:
+    case Op::PERMUTATION:
+    case Op::DROPOUT:
+    case Op::UNIFORM_S:
+    case Op::NORMAL_S:
+    case Op::BERNOULLI_S:
+    case Op::RANDINT_S:
+    case Op::EXPONENTIAL_S:
+      return true;
+    default:
+      return false;
+  }
+}
+
 const RuntimeErrorFormat& FormatOf(RuntimeErrorId id) {
   return kErrorFormats[static_cast<int>(id)];
 }

@@ -26,6 +26,9 @@ struct OpInfo {
   const char* semantics;  // the comment of opcodes.def
 };
 const OpInfo& InfoOf(Op op);
+// The samplers and scalar draws: their c operand counts the argument
+// registers they read from R(b) (the state first).
+bool IsDraw(Op op);
 inline constexpr int kOpCount = 0
 #define ALEA_OP(name, format, operands, semantics) +1
 #include "vm/opcodes.def"

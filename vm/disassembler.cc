@@ -16,6 +16,7 @@ namespace {
 // c capture, field or argument index, I a signed 16-bit immediate, o an opcode (shown by name, so
 // that a listing does not change when opcodes are added), '-' unused.
 const char* OperandKinds(Op op) {
+  if (IsDraw(op)) return "rri";  // c: how many argument registers from R(b)
   switch (op) {
     case Op::NOP:
       return "---";
@@ -90,20 +91,6 @@ const char* OperandKinds(Op op) {
     case Op::FUSED_T:
       return "rc-";
     case Op::SITE:  // c: the site's number
-    case Op::BITS:  // samplers: c is how many argument registers from R(b)
-    case Op::UNIFORM:
-    case Op::NORMAL:
-    case Op::BERNOULLI:
-    case Op::RANDINT:
-    case Op::EXPONENTIAL:
-    case Op::CATEGORICAL:
-    case Op::PERMUTATION:
-    case Op::DROPOUT:
-    case Op::UNIFORM_S:
-    case Op::NORMAL_S:
-    case Op::BERNOULLI_S:
-    case Op::RANDINT_S:
-    case Op::EXPONENTIAL_S:
       return "rri";
     case Op::UNBOX:
     case Op::BOX:

@@ -50,28 +50,6 @@ uint32_t ExtraWrites(Op op) {
   }
 }
 
-bool ReadsWindow(Op op) {
-  switch (op) {
-    case Op::BITS:
-    case Op::UNIFORM:
-    case Op::NORMAL:
-    case Op::BERNOULLI:
-    case Op::RANDINT:
-    case Op::EXPONENTIAL:
-    case Op::CATEGORICAL:
-    case Op::PERMUTATION:
-    case Op::DROPOUT:
-    case Op::UNIFORM_S:
-    case Op::NORMAL_S:
-    case Op::BERNOULLI_S:
-    case Op::RANDINT_S:
-    case Op::EXPONENTIAL_S:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::string Described(Op op) { return absl::StrCat("`", InfoOf(op).name, "`"); }
 
 }  // namespace
@@ -295,7 +273,7 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
                 (frame.fn->is_ref[reg] && r[reg] != 0 && tape.TracksTensor(AsObject(r[reg])));
     });
     // The samplers and scalar draws read a window of c registers from R(b).
-    if (ReadsWindow(ins.op)) {
+    if (IsDraw(ins.op)) {
       for (uint32_t i = 0; i < c && b + i < shadow_.size() - frame.base; ++i) {
         tracked =
             tracked || s[b + i] != 0 ||
