@@ -320,6 +320,9 @@ Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {
       }
     } else if (rule == GradRule::kTensorNative_t_item) {
       float_result = true;
+    } else if (rule == GradRule::kTensorNative_t_reshape ||
+               rule == GradRule::kTensorNative_t_transpose) {
+      // Nothing but the operand's shape (kept with it).
     } else {
       aux = AsInt(r[ins.a + 2]);
       if (rule == GradRule::kTensorNative_t_reduce_axis) aux2 = AsInt(r[ins.a + 3]);

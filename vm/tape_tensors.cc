@@ -248,6 +248,12 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       std::memcpy(&bits, &v, sizeof bits);
       return to_a(Full(Sited(cx), DType::kF32, ShapeOf(e.a), bits));
     }
+    case GradRule::kTensorNative_t_reshape: {
+      ++const_cast<Object*>(g)->refcount;
+      return to_a(Reshape(Sited(cx), TensorArg{const_cast<Object*>(g), true}, ShapeOf(e.a)));
+    }
+    case GradRule::kTensorNative_t_transpose:
+      return to_a(Transpose(Sited(cx), g));
     case GradRule::kTensorNative_t_matmul: {
       // Matrices: da = g @ b^T, db = a^T @ g.
       bool ok = true;

@@ -204,6 +204,30 @@ const std::map<std::string, TensorCase>& TensorCases() {
           for (double x : u) m = std::min(m, x * x);
           return s + m;
         }}},
+      {"t_reshape",
+       {"item(sum(reshape(t, [3, 2]) * tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))) + "
+        "item(sum(reshape(u, [3, 1]) * tensor([[1.0], [-2.0], [0.5]])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += t[i] * (i + 1);
+          return s + u[0] - 2 * u[1] + 0.5 * u[2];
+        }}},
+      {"t_transpose",
+       {"item(sum(transpose(t) * tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))) + "
+        "item(sum(transpose(u) * u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          // transpose(t)[j][i] = t[i][j], weighted by 1 + 2j + i.
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 3; ++j) s += t[i * 3 + j] * (1 + 2 * j + i);
+          }
+          for (double x : u) s += x * x;
+          return s;
+        }}},
       {"t_reduce",
        {"item(mean(t * t)) + item(sum(u * u * u))",
         {2, 3},
