@@ -122,6 +122,18 @@ Vm::TapeOutcome Vm::TapeTensorOp(GradRule rule, Instr ins, uint32_t in0, uint32_
   return TapeOutcome::kProceed;
 }
 
+void Vm::TapeFloatOp(GradRule rule, Instr ins, uint32_t in0, uint32_t in1, double x, double y) {
+  tape_post_ = {};
+  tape_post_.kind = TapePost::Kind::kFloatOp;
+  tape_post_.ins = ins;
+  tape_post_.base = frames_[depth_ - 1].base;
+  tape_post_.rule = rule;
+  tape_post_.in0 = in0;
+  tape_post_.in1 = in1;
+  tape_post_.x = x;
+  tape_post_.y = y;
+}
+
 Vm::TapeOutcome Vm::TapeStep(Instr ins) {
   if (shadow_.size() < stack_capacity_) shadow_.resize(stack_capacity_, 0);
   FinishTapeStep();
@@ -252,32 +264,24 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
     const bool binary = InfoOf(ins.op).operands[3] == 'r';
     const uint32_t in0 = s[b], in1 = binary ? s[c] : 0;
     if (in0 != 0 || in1 != 0) {
-      tape_post_ = {};
-      tape_post_.kind = TapePost::Kind::kFloatOp;
-      tape_post_.ins = ins;
-      tape_post_.base = frame.base;
-      tape_post_.rule = rule;
-      tape_post_.in0 = in0;
-      tape_post_.in1 = in1;
-      tape_post_.x = AsFloat(r[b]);
-      tape_post_.y = binary ? AsFloat(r[c]) : 0.0;
+      TapeFloatOp(rule, ins, in0, in1, AsFloat(r[b]), binary ? AsFloat(r[c]) : 0.0);
     } else {
       s[a] = 0;
     }
     return TapeOutcome::kProceed;
   }
   if (rule == GradRule::kNone) {
+    // A register that carries a derivative: a Float's node, or a tensor's.
+    auto carries = [&](uint32_t reg) {
+      return s[reg] != 0 ||
+             (frame.fn->is_ref[reg] && r[reg] != 0 && tape.TracksTensor(AsObject(r[reg])));
+    };
     bool tracked = false;
-    ForEachRead(ins, [&](uint16_t reg) {
-      tracked = tracked || s[reg] != 0 ||
-                (frame.fn->is_ref[reg] && r[reg] != 0 && tape.TracksTensor(AsObject(r[reg])));
-    });
+    ForEachRead(ins, [&](uint16_t reg) { tracked = tracked || carries(reg); });
     // The samplers and scalar draws read a window of c registers from R(b).
     if (IsDraw(ins.op)) {
       for (uint32_t i = 0; i < c && b + i < shadow_.size() - frame.base; ++i) {
-        tracked =
-            tracked || s[b + i] != 0 ||
-            (frame.fn->is_ref[b + i] && r[b + i] != 0 && tape.TracksTensor(AsObject(r[b + i])));
+        tracked = tracked || carries(b + i);
       }
     }
     if (tracked) return fail(Described(ins.op));
@@ -353,15 +357,9 @@ Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {
     s[ins.a] = 0;
     return TapeOutcome::kProceed;
   }
-  tape_post_ = {};
-  tape_post_.kind = TapePost::Kind::kFloatOp;
-  tape_post_.ins = ins;
-  tape_post_.base = frames_[depth_ - 1].base;
-  tape_post_.rule = rule;
-  tape_post_.in0 = s[ins.a + 1];
-  tape_post_.in1 = native.arity > 1 ? s[ins.a + 2] : 0;
-  tape_post_.x = AsFloat(r[ins.a + 1]);
-  tape_post_.y = native.arity > 1 ? AsFloat(r[ins.a + 2]) : 0.0;
+  const bool binary = native.arity > 1;
+  TapeFloatOp(rule, ins, s[ins.a + 1], binary ? s[ins.a + 2] : 0, AsFloat(r[ins.a + 1]),
+              binary ? AsFloat(r[ins.a + 2]) : 0.0);
   return TapeOutcome::kProceed;
 }
 

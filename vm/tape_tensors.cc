@@ -3,7 +3,6 @@
 // same bits either way), in f32 as the forward pass.
 #include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
@@ -30,11 +29,18 @@ Object* Apply(TensorContext& cx, Tape& tape, UnaryOp op, const Object* x) {
   cx.set_site(tape.NextSite());
   return Unary(cx, op, TensorArg{const_cast<Object*>(x), false});
 }
-Object* Scalar(TensorContext& cx, Tape& tape, float v) {
-  uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
+// A new f32 tensor of `shape` with every element `v`.
+Object* Filled(TensorContext& cx, Tape& tape, absl::Span<const int64_t> shape, float v) {
   cx.set_site(tape.NextSite());
-  return Full(cx, DType::kF32, {}, bits);
+  return Full(cx, DType::kF32, shape, std::bit_cast<uint32_t>(v));
+}
+Object* Scalar(TensorContext& cx, Tape& tape, float v) { return Filled(cx, tape, {}, v); }
+// Another reference to `o`: an operand an operation takes, or an adjoint
+// handed on as it is.
+Object* NewRef(const Object* o) {
+  Object* held = const_cast<Object*>(o);
+  ++held->refcount;
+  return held;
 }
 
 // Releases its operands: the steps chain owned temporaries.
@@ -57,8 +63,7 @@ struct Temps {
 // undone, as JAX's `_unbroadcast`). Returns a new reference.
 Object* SumTo(TensorContext& cx, Tape& tape, const Object* g, absl::Span<const int64_t> shape) {
   Heap& heap = cx.heap();
-  Object* cur = const_cast<Object*>(g);
-  ++cur->refcount;
+  Object* cur = NewRef(g);
   while (RankOf(cur) > static_cast<int>(shape.size())) {
     cx.set_site(tape.NextSite());
     Object* next = Reduce(cx, kernels::ReduceOp::kSum, cur, int64_t{0});
@@ -86,11 +91,9 @@ Object* SumTo(TensorContext& cx, Tape& tape, const Object* g, absl::Span<const i
 Object* Spread(TensorContext& cx, Tape& tape, const Object* g, const Object* x,
                std::optional<int64_t> axis) {
   Heap& heap = cx.heap();
-  cx.set_site(tape.NextSite());
-  Object* zeros = Full(cx, DType::kF32, ShapeOf(x), 0);
+  Object* zeros = Filled(cx, tape, ShapeOf(x), 0.0f);
   if (zeros == nullptr) return nullptr;
-  Object* shaped = const_cast<Object*>(g);
-  ++shaped->refcount;
+  Object* shaped = NewRef(g);
   if (axis) {
     Shape kept(ShapeOf(g).begin(), ShapeOf(g).end());
     int64_t a = *axis < 0 ? *axis + RankOf(x) : *axis;
@@ -133,11 +136,7 @@ bool Tape::AddTensorAdjoint(uint32_t node, Object* d, TensorContext& cx) {
 }
 
 bool Tape::SeedTensor(uint32_t node, const Object* result, TensorContext& cx) {
-  const float one = 1.0f;
-  uint32_t bits;
-  std::memcpy(&bits, &one, sizeof bits);
-  Object* ones = Full(Sited(cx), DType::kF32, ShapeOf(result), bits);
-  return AddTensorAdjoint(node, ones, cx);
+  return AddTensorAdjoint(node, Filled(cx, *this, ShapeOf(result), 1.0f), cx);
 }
 
 bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
@@ -158,13 +157,9 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
   };
   switch (e.rule) {
     case GradRule::kTensorOp_ADD_T:
-      ++const_cast<Object*>(g)->refcount;
-      ++const_cast<Object*>(g)->refcount;
-      return both(const_cast<Object*>(g), const_cast<Object*>(g));
+      return both(NewRef(g), NewRef(g));
     case GradRule::kTensorOp_SUB_T:
-      ++const_cast<Object*>(g)->refcount;
-      return both(const_cast<Object*>(g),
-                  e.in1 != 0 ? Apply(cx, *this, UnaryOp::kNeg, g) : nullptr);
+      return both(NewRef(g), e.in1 != 0 ? Apply(cx, *this, UnaryOp::kNeg, g) : nullptr);
     case GradRule::kTensorOp_MUL_T:
       return both(e.in0 != 0 ? Apply(cx, *this, BinaryOp::kMul, g, e.b) : nullptr,
                   e.in1 != 0 ? Apply(cx, *this, BinaryOp::kMul, g, e.a) : nullptr);
@@ -243,14 +238,10 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
     case GradRule::kTensorNative_t_item: {
       // A one-element tensor read as a Float: the Float's adjoint, rounded
       // to f32, in the tensor's shape.
-      const float v = static_cast<float>(adjoints_[out]);
-      uint32_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      return to_a(Full(Sited(cx), DType::kF32, ShapeOf(e.a), bits));
+      return to_a(Filled(cx, *this, ShapeOf(e.a), static_cast<float>(adjoints_[out])));
     }
     case GradRule::kTensorNative_t_reshape: {
-      ++const_cast<Object*>(g)->refcount;
-      return to_a(Reshape(Sited(cx), TensorArg{const_cast<Object*>(g), true}, ShapeOf(e.a)));
+      return to_a(Reshape(Sited(cx), TensorArg{NewRef(g), true}, ShapeOf(e.a)));
     }
     case GradRule::kTensorNative_t_transpose:
       return to_a(Transpose(Sited(cx), g));
@@ -284,8 +275,7 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       if (spread == nullptr) return false;
       const auto op = static_cast<kernels::ReduceOp>(e.aux);
       if (op == kernels::ReduceOp::kSum) {
-        ++spread->refcount;
-        return to_a(spread);
+        return to_a(NewRef(spread));
       }
       if (op == kernels::ReduceOp::kLogSumExp) {
         // g * exp(x - z): the softmax along what was reduced.

@@ -237,6 +237,9 @@ class Vm {
   // (a new container's slots, a Float operation's node).
   void FinishTapeStep();
   TapeOutcome TapeNative(Instr ins, Value* r, uint32_t* s);
+  // A Float rule's operation: operand nodes and values, the node made once
+  // it ran (FinishTapeStep reads its result).
+  void TapeFloatOp(GradRule rule, Instr ins, uint32_t in0, uint32_t in1, double x, double y);
   // A tensor rule's operation: its operands kept, the node made once it ran.
   TapeOutcome TapeTensorOp(GradRule rule, Instr ins, uint32_t in0, uint32_t in1, Object* a,
                            Object* b, int64_t aux, int64_t aux2, bool float_result);

@@ -81,6 +81,14 @@ std::function<double(const std::vector<double>&, const std::vector<double>&)> El
   };
 }
 
+// sum(t) * sum(u): a Float from each tensor, multiplied.
+double SumTimesSum(const std::vector<double>& t, const std::vector<double>& u) {
+  double st = 0, su = 0;
+  for (double x : t) st += x;
+  for (double x : u) su += x;
+  return st * su;
+}
+
 const std::map<std::string, TensorCase>& TensorCases() {
   static const auto* cases = new std::map<std::string, TensorCase>{
       {"ADD_T",
@@ -117,26 +125,8 @@ const std::map<std::string, TensorCase>& TensorCases() {
       {"ABS_T", {"item(sum(abs(t - 0.6) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
                    return std::abs(a - 0.6) * b;
                  })}},
-      {"SCALAR_T",
-       {"item(sum(t * item(sum(u))))",
-        {2, 3},
-        {3},
-        [](const std::vector<double>& t, const std::vector<double>& u) {
-          double st = 0, su = 0;
-          for (double x : t) st += x;
-          for (double x : u) su += x;
-          return st * su;
-        }}},
-      {"t_item",
-       {"item(sum(t)) * item(sum(u))",
-        {2, 3},
-        {3},
-        [](const std::vector<double>& t, const std::vector<double>& u) {
-          double st = 0, su = 0;
-          for (double x : t) st += x;
-          for (double x : u) su += x;
-          return st * su;
-        }}},
+      {"SCALAR_T", {"item(sum(t * item(sum(u))))", {2, 3}, {3}, SumTimesSum}},
+      {"t_item", {"item(sum(t)) * item(sum(u))", {2, 3}, {3}, SumTimesSum}},
       {"t_matmul",
        {"item(sum((t @ u) * tensor([[1.0, 3.0], [2.0, 4.0]])))",
         {2, 3},
