@@ -121,12 +121,14 @@ absl::StatusOr<Value> Native_map(vm::NativeContext& ctx, const Value* args) {
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (xs->elements_are_refs) vm::Retain(x);
-    absl::StatusOr<Value> y = ctx.Call(args[1], {&x, 1});
+    const uint32_t node = ctx.SlotNode(xs, i);
+    absl::StatusOr<Value> y = ctx.Call(args[1], {&x, 1}, {&node, 1});
     if (!y.ok()) {
       ctx.heap().Release(*out);  // unfilled slots are null
       return y.status();
     }
     Slots(*out)[i] = *y;
+    ctx.SetSlotNode(*out, i, ctx.CallResultNode());
   }
   return FromObject(*out);
 }
@@ -135,10 +137,12 @@ absl::StatusOr<Value> Native_filter(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   const bool refs = xs->elements_are_refs;
   std::vector<Value> kept;
+  std::vector<uint32_t> kept_nodes;  // while `grad` records
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (refs) vm::Retain(x);
-    absl::StatusOr<Value> keep = ctx.Call(args[1], {&x, 1});
+    const uint32_t node = ctx.SlotNode(xs, i);
+    absl::StatusOr<Value> keep = ctx.Call(args[1], {&x, 1}, {&node, 1});
     if (!keep.ok()) {
       if (refs) ReleaseAll(ctx, kept);
       return keep.status();
@@ -146,6 +150,7 @@ absl::StatusOr<Value> Native_filter(vm::NativeContext& ctx, const Value* args) {
     if (*keep) {
       if (refs) vm::Retain(x);
       kept.push_back(x);
+      if (ctx.recording()) kept_nodes.push_back(node);
     }
   }
   absl::StatusOr<Object*> out = ctx.NewArray(kept.size(), refs);
@@ -154,21 +159,26 @@ absl::StatusOr<Value> Native_filter(vm::NativeContext& ctx, const Value* args) {
     return out.status();
   }
   if (!kept.empty()) std::memcpy(Slots(*out), kept.data(), kept.size() * sizeof(Value));
+  for (size_t i = 0; i < kept_nodes.size(); ++i) ctx.SetSlotNode(*out, i, kept_nodes[i]);
   return FromObject(*out);
 }
 
 absl::StatusOr<Value> Native_fold(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   Value acc = args[1];
+  uint32_t acc_node = ctx.ArgNode(1);
   if (ctx.arg_is_reference(1)) vm::Retain(acc);
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (xs->elements_are_refs) vm::Retain(x);
     const Value call_args[2] = {acc, x};
-    absl::StatusOr<Value> next = ctx.Call(args[2], call_args);
+    const uint32_t nodes[2] = {acc_node, ctx.SlotNode(xs, i)};
+    absl::StatusOr<Value> next = ctx.Call(args[2], call_args, nodes);
     if (!next.ok()) return next.status();  // the callee released acc and x
     acc = *next;
+    acc_node = ctx.CallResultNode();
   }
+  ctx.SetResultNode(acc_node);
   return acc;
 }
 
@@ -193,6 +203,8 @@ absl::StatusOr<Value> Native_zip(vm::NativeContext& ctx, const Value* args) {
     Slots(*pair)[1] = y;
     vm::Mask(*pair)[0] = xrefs;
     vm::Mask(*pair)[1] = yrefs;
+    ctx.SetSlotNode(*pair, 0, ctx.SlotNode(xs, i));
+    ctx.SetSlotNode(*pair, 1, ctx.SlotNode(ys, i));
     Slots(*out)[i] = FromObject(*pair);
   }
   return FromObject(*out);
@@ -203,6 +215,11 @@ absl::StatusOr<Value> Native_reverse(vm::NativeContext& ctx, const Value* args) 
   absl::StatusOr<Object*> out = CopyOf(ctx, xs, xs->length, ctx.type(args[1]).is_reference());
   if (!out.ok()) return out.status();
   std::reverse(Slots(*out), Slots(*out) + xs->length);
+  if (ctx.recording()) {
+    for (uint64_t i = 0; i < xs->length; ++i) {
+      ctx.SetSlotNode(*out, xs->length - 1 - i, ctx.SlotNode(xs, i));
+    }
+  }
   return FromObject(*out);
 }
 
@@ -222,6 +239,7 @@ absl::StatusOr<Value> Native_slice(vm::NativeContext& ctx, const Value* args) {
     slots[i - from] = Slots(xs)[i];
     if (refs) vm::Retain(slots[i - from]);
   }
+  ctx.CarrySlots(xs, from, *out, 0, to - from);
   return FromObject(*out);
 }
 
@@ -258,10 +276,15 @@ absl::StatusOr<Value> Native_sum_i(vm::NativeContext& ctx, const Value* args) {
   return FromInt(sum);
 }
 
-absl::StatusOr<Value> Native_sum_f(vm::NativeContext&, const Value* args) {
+absl::StatusOr<Value> Native_sum_f(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   double sum = 0.0;
   for (uint64_t i = 0; i < xs->length; ++i) sum += vm::AsFloat(Slots(xs)[i]);
+  if (ctx.recording()) {
+    uint32_t node = 0;
+    for (uint64_t i = 0; i < xs->length; ++i) node = ctx.SumNode(node, ctx.SlotNode(xs, i));
+    ctx.SetResultNode(node);
+  }
   return vm::FromFloat(sum);
 }
 
@@ -298,7 +321,9 @@ absl::StatusOr<Value> Native_get(vm::NativeContext& ctx, const Value* args) {
   const bool refs = ctx.type(args[2]).is_reference();
   Value x = Slots(xs)[i];
   if (refs) vm::Retain(x);
-  return MakeSome(ctx, x, refs);
+  absl::StatusOr<Value> some = MakeSome(ctx, x, refs);
+  if (some.ok()) ctx.CarrySlots(xs, i, AsObject(*some), 0, 1);
+  return some;
 }
 
 absl::StatusOr<Value> Native_find(vm::NativeContext& ctx, const Value* args) {
@@ -333,6 +358,7 @@ absl::StatusOr<Value> Native_enumerate(vm::NativeContext& ctx, const Value* args
     Slots(*pair)[0] = FromInt(static_cast<int64_t>(i));
     Slots(*pair)[1] = x;
     vm::Mask(*pair)[1] = refs;
+    ctx.CarrySlots(xs, i, *pair, 1, 1);
     Slots(*out)[i] = FromObject(*pair);
   }
   return FromObject(*out);
@@ -379,6 +405,7 @@ absl::StatusOr<Value> Native_take(vm::NativeContext& ctx, const Value* args) {
   const uint64_t count = std::min<uint64_t>(static_cast<uint64_t>(n), xs->length);
   absl::StatusOr<Object*> out = CopyOf(ctx, xs, count, ctx.type(args[2]).is_reference());
   if (!out.ok()) return out.status();
+  ctx.CarrySlots(xs, 0, *out, 0, count);
   return FromObject(*out);
 }
 
@@ -395,6 +422,7 @@ absl::StatusOr<Value> Native_drop(vm::NativeContext& ctx, const Value* args) {
     if (refs) vm::Retain(x);
     Slots(*out)[i - from] = x;
   }
+  ctx.CarrySlots(xs, from, *out, 0, xs->length - from);
   return FromObject(*out);
 }
 

@@ -42,6 +42,10 @@ absl::StatusOr<Value> Native_append(vm::NativeContext& ctx, const Value* args) {
   if (refs) {
     for (uint64_t i = at; i < at + ys_length; ++i) vm::Retain(slots[i]);
   }
+  // In place, xs's nodes are already out's (a tracked array is never
+  // written in place: the tape holds it).
+  if (AsObject(args[0]) != *out) ctx.CarrySlots(AsObject(args[0]), 0, *out, 0, at);
+  ctx.CarrySlots(ys, 0, *out, at, ys_length);
   return FromObject(*out);
 }
 
@@ -52,6 +56,8 @@ absl::StatusOr<Value> Native_push(vm::NativeContext& ctx, const Value* args) {
   if (!out.ok()) return out.status();
   if (refs) vm::Retain(args[1]);
   Slots(*out)[at] = args[1];
+  if (AsObject(args[0]) != *out) ctx.CarrySlots(AsObject(args[0]), 0, *out, 0, at);
+  if (ctx.recording()) ctx.SetSlotNode(*out, at, ctx.ArgNode(1));
   return FromObject(*out);
 }
 
@@ -71,6 +77,8 @@ absl::StatusOr<Value> Native_set(vm::NativeContext& ctx, const Value* args) {
     ctx.heap().ReleaseValue(slot);
   }
   slot = args[2];
+  if (AsObject(args[0]) != *out) ctx.CarrySlots(AsObject(args[0]), 0, *out, 0, length);
+  if (ctx.recording()) ctx.SetSlotNode(*out, static_cast<uint64_t>(i), ctx.ArgNode(2));
   return FromObject(*out);
 }
 

@@ -3,7 +3,8 @@
 // interpreter does around each instruction meanwhile: it keeps every
 // register's node in shadow_ (moves, calls and returns carry them; a
 // container's slots keep theirs on the tape), records the Float operations
-// of vm/grad_rules.def, and refuses a tracked operand of anything else.
+// of vm/grad_rules.def, and refuses a tracked operand of anything else
+// (CALLN's step: interpreter_grad_natives.cc).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -12,7 +13,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "vm/kernels/reduce.h"
 #include "vm/random/keys.h"
 #include "vm/randstate.h"
 #include "vm/runtime_error.h"
@@ -94,6 +94,23 @@ void Vm::FinishTapeStep() {
         tape.SetSlot(out, 0, node);
         s[ins.a] = 0;
       }
+      return;
+    }
+    case TapePost::Kind::kTensorParts: {
+      // The operands are the native's, borrowed from registers no
+      // instruction has written since: alive until the entries keep them.
+      Object* out = AsObject(r[ins.a]);
+      uint32_t node = 0;
+      for (const TapePost::Part& part : post.parts) {
+        if (node == 0) {
+          node = tape.RecordTensor(post.rule, part.node, 0, part.a, part.b, out, part.aux,
+                                   part.aux2, false);
+        } else {
+          tape.RecordTensorPart(post.rule, part.node, part.a, part.b, part.aux, part.aux2);
+        }
+      }
+      tape.SetSlot(out, 0, node);
+      s[ins.a] = 0;
       return;
     }
     case TapePost::Kind::kNone:
@@ -292,77 +309,6 @@ Vm::TapeOutcome Vm::TapeStep(Instr ins) {
   return TapeOutcome::kProceed;
 }
 
-Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {
-  const BoundNative& native = natives_[ins.b];
-  const std::string& name = module_->natives[ins.b];
-  const GradRule rule = GradRuleOfNative(name);
-  bool tracked = false;
-  for (int i = 0; i < native.arity; ++i) {
-    const uint32_t reg = ins.a + 1 + static_cast<uint32_t>(i);
-    tracked = tracked || s[reg] != 0;
-    // A container or closure holding tracked Floats: the native would read
-    // them without their nodes. (A closure the native only calls sits in a
-    // plain register, uncounted: any value is looked up, by address alone.)
-    if (rule == GradRule::kNone && r[reg] != 0 && tape_->Tracks(AsObject(r[reg]))) {
-      tracked = true;
-    }
-  }
-  if (IsTensorRule(rule)) {
-    Object* x = AsObject(r[ins.a + 1]);
-    const uint32_t in0 = tape_->Slot(x, 0);
-    Object* y = nullptr;
-    uint32_t in1 = 0;
-    int64_t aux = 0, aux2 = 0;
-    bool float_result = false;
-    if (rule == GradRule::kTensorNative_t_matmul || rule == GradRule::kTensorNative_t_matmul_t) {
-      y = AsObject(r[ins.a + 2]);
-      if (rule == GradRule::kTensorNative_t_matmul_t) aux = AsInt(r[ins.a + 3]);
-      in1 = tape_->Slot(y, 0);
-      if ((in0 != 0 || in1 != 0) && (RankOf(x) != 2 || RankOf(y) != 2)) {
-        Raise(RuntimeErrorId::kGradUnsupported, "`@` of other than two matrices");
-        return TapeOutcome::kFailed;
-      }
-    } else if (rule == GradRule::kTensorNative_t_item) {
-      float_result = true;
-    } else if (rule == GradRule::kTensorNative_t_reshape ||
-               rule == GradRule::kTensorNative_t_transpose) {
-      // Nothing but the operand's shape (kept with it).
-    } else {
-      aux = AsInt(r[ins.a + 2]);
-      if (rule == GradRule::kTensorNative_t_reduce_axis) aux2 = AsInt(r[ins.a + 3]);
-      const auto op = static_cast<kernels::ReduceOp>(aux);
-      if (in0 != 0 && op != kernels::ReduceOp::kSum && op != kernels::ReduceOp::kMean &&
-          op != kernels::ReduceOp::kLogSumExp && op != kernels::ReduceOp::kMax &&
-          op != kernels::ReduceOp::kMin) {
-        Raise(RuntimeErrorId::kGradUnsupported,
-              "this reduction (`sum`, `mean`, `logsumexp`, `max` and `min` are covered)");
-        return TapeOutcome::kFailed;
-      }
-    }
-    if (in0 == 0 && in1 == 0) {
-      s[ins.a] = 0;
-      return TapeOutcome::kProceed;
-    }
-    return TapeTensorOp(rule, ins, in0, in1, x, y, aux, aux2, float_result);
-  }
-  if (!tracked) {
-    s[ins.a] = 0;
-    return TapeOutcome::kProceed;
-  }
-  if (rule == GradRule::kNone) {
-    Raise(RuntimeErrorId::kGradUnsupported, absl::StrCat("`", name, "`"));
-    return TapeOutcome::kFailed;
-  }
-  if (rule == GradRule::kZero) {
-    s[ins.a] = 0;
-    return TapeOutcome::kProceed;
-  }
-  const bool binary = native.arity > 1;
-  TapeFloatOp(rule, ins, s[ins.a + 1], binary ? s[ins.a + 2] : 0, AsFloat(r[ins.a + 1]),
-              binary ? AsFloat(r[ins.a + 2]) : 0.0);
-  return TapeOutcome::kProceed;
-}
-
 bool Vm::AssignLeaves(Tape& tape, Value v, uint32_t type, uint32_t* node, int depth) {
   const TypeDesc& t = module_->types[type];
   if (depth > 400) {
@@ -540,7 +486,7 @@ bool Vm::GradCall(Instr ins) {
     tape.Reset(heap_);
     return false;
   }
-  tape.first_arg_node = first_node;
+  tape.call_nodes.assign(1, first_node);
   tape.boundary_node = 0;
   ++closure->refcount;  // Invoke's, released with its frame
   tape_ = &tape;

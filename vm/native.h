@@ -77,6 +77,27 @@ class NativeContext {
   // and every argument has been released.
   absl::StatusOr<Value> Call(Value f, absl::Span<const Value> args);
 
+  // Carrying derivatives (vm/grad_rules.def ALEA_GRAD_CARRY_NATIVE): while
+  // `grad` records, a native that passes Floats on (into its result, or to
+  // the closure it calls) says where each went, by node; when nothing
+  // records, these read 0 and do nothing, at the cost of a test.
+  bool recording() const;
+  // The node of Float argument i, and of slot i of a container.
+  uint32_t ArgNode(int i) const;
+  uint32_t SlotNode(const Object* o, uint64_t i) const;
+  void SetSlotNode(Object* o, uint64_t i, uint32_t node);
+  // The nodes of n slots of `from` from `first` become those of `to` from `at`.
+  void CarrySlots(const Object* from, uint64_t first, Object* to, uint64_t at, uint64_t n);
+  // The node of the native's Float result.
+  void SetResultNode(uint32_t node) { result_node_ = node; }
+  // Call, with the nodes of its arguments; CallResultNode() is then the
+  // node of the Float it returned.
+  absl::StatusOr<Value> Call(Value f, absl::Span<const Value> args,
+                             absl::Span<const uint32_t> nodes);
+  uint32_t CallResultNode() const;
+  // A node for the sum of two nodes' Floats (either may be 0).
+  uint32_t SumNode(uint32_t x, uint32_t y);
+
   // Records a run-time error, located at the CALLN, and returns the Status to
   // return.
   template <typename... Args>
@@ -106,6 +127,7 @@ class NativeContext {
   Vm* vm_;
   uint16_t a_;  // the CALLN's result register; arguments follow it
   const void* data_;
+  uint32_t result_node_ = 0;
 };
 
 }  // namespace alea::vm

@@ -34,11 +34,13 @@ GradRule GradRuleOfNative(std::string_view name) {
 #define ALEA_GRAD_OP(name, dx, dy)
 #define ALEA_GRAD_NATIVE(name, dx, dy) rules->emplace(#name, GradRule::kNative_##name);
 #define ALEA_GRAD_ZERO_NATIVE(name) rules->emplace(#name, GradRule::kZero);
+#define ALEA_GRAD_CARRY_NATIVE(name) rules->emplace(#name, GradRule::kCarry);
 #define ALEA_GRAD_TENSOR_NATIVE(name) rules->emplace(#name, GradRule::kTensorNative_##name);
 #include "vm/grad_rules.def"
 #undef ALEA_GRAD_OP
 #undef ALEA_GRAD_NATIVE
 #undef ALEA_GRAD_ZERO_NATIVE
+#undef ALEA_GRAD_CARRY_NATIVE
 #undef ALEA_GRAD_TENSOR_NATIVE
     return rules;
   }();
@@ -81,7 +83,7 @@ void Tape::Reset(Heap& heap) {
   made_.clear();
   nodes_ = 0;
   boundary_node = 0;
-  first_arg_node = 0;
+  call_nodes.clear();
 }
 
 uint32_t Tape::NewLeaf(bool tensor) {
@@ -109,6 +111,15 @@ uint32_t Tape::RecordTensor(GradRule rule, uint32_t in0, uint32_t in1, Object* a
   entries_.push_back(Entry{rule, in0, in1, 0, 0, 0, a, b, out, aux, aux2});
   made_.push_back(NewLeaf(!float_result));
   return nodes_;
+}
+
+void Tape::RecordTensorPart(GradRule rule, uint32_t in0, Object* a, Object* b, int64_t aux,
+                            int64_t aux2) {
+  for (Object* o : {a, b}) {
+    if (o != nullptr) Keep(o);
+  }
+  entries_.push_back(Entry{rule, in0, 0, 0, 0, 0, a, b, nullptr, aux, aux2});
+  made_.push_back(nodes_);
 }
 
 bool Tape::TracksTensor(const Object* object) const {

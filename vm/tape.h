@@ -27,6 +27,7 @@ class TensorContext;
 enum class GradRule : uint8_t {
   kNone,  // not differentiable: a tracked operand is an error
   kZero,
+  kCarry,  // ALEA_GRAD_CARRY_NATIVE: the native says where its Floats went
 #define ALEA_GRAD_OP(op, dx, dy) kOp_##op,
 #define ALEA_GRAD_NATIVE(name, dx, dy) kNative_##name,
 #define ALEA_GRAD_TENSOR_OP(op) kTensorOp_##op,
@@ -58,6 +59,12 @@ class Tape {
   // `float_result` (t_item).
   uint32_t RecordTensor(GradRule rule, uint32_t in0, uint32_t in1, Object* a, Object* b,
                         Object* out, int64_t aux, int64_t aux2, bool float_result);
+
+  // Another entry for the node RecordTensor made last: an operation of
+  // several operands records one entry per operand, each passing on its
+  // share of the same adjoint.
+  void RecordTensorPart(GradRule rule, uint32_t in0, Object* a, Object* b, int64_t aux,
+                        int64_t aux2);
 
   // The node of slot `slot` of `object` (0 when it carries none). Setting a
   // nonzero one retains the object until Reset, so that its address cannot
@@ -100,9 +107,10 @@ class Tape {
   }
 
   // Between the interpreter and Vm::Invoke: the node of the value a
-  // boundary RET returned, and of the argument 0 of the next Invoke.
+  // boundary RET returned, and those of the next Invoke's arguments (GRAD's
+  // first one, or what a carrying native passes to the closure it calls).
   uint32_t boundary_node = 0;
-  uint32_t first_arg_node = 0;
+  std::vector<uint32_t> call_nodes;
 
  private:
   struct Entry {

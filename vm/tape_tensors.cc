@@ -6,6 +6,7 @@
 
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
+#include "vm/kernels/scatter.h"
 #include "vm/random_draw.h"
 #include "vm/tape.h"
 #include "vm/tensor.h"
@@ -35,6 +36,11 @@ Object* Filled(TensorContext& cx, Tape& tape, absl::Span<const int64_t> shape, f
   return Full(cx, DType::kF32, shape, std::bit_cast<uint32_t>(v));
 }
 Object* Scalar(TensorContext& cx, Tape& tape, float v) { return Filled(cx, tape, {}, v); }
+// `cx` making its next tensor at the tape's next site.
+TensorContext& Sited(TensorContext& cx, Tape& tape) {
+  cx.set_site(tape.NextSite());
+  return cx;
+}
 // Another reference to `o`: an operand an operation takes, or an adjoint
 // handed on as it is.
 Object* NewRef(const Object* o) {
@@ -42,6 +48,9 @@ Object* NewRef(const Object* o) {
   ++held->refcount;
   return held;
 }
+
+// NewRef of what may be null (a failed step).
+Object* Ref(const Object* o) { return o == nullptr ? nullptr : NewRef(o); }
 
 // Releases its operands: the steps chain owned temporaries.
 struct Temps {
@@ -55,6 +64,28 @@ struct Temps {
   Object* operator()(Object* o) {
     held.push_back(o);
     return o;
+  }
+};
+
+// Composes a derivative out of tensor operations, each result held by
+// `t` (released with it) and null once anything failed, so that a chain
+// needs one check at its end.
+struct Ops {
+  TensorContext& cx;
+  Tape& tape;
+  Temps& t;
+  Object* operator()(UnaryOp op, const Object* x) {
+    return x == nullptr ? nullptr : t(Apply(cx, tape, op, x));
+  }
+  Object* operator()(BinaryOp op, const Object* a, const Object* b) {
+    return a == nullptr || b == nullptr ? nullptr : t(Apply(cx, tape, op, a, b));
+  }
+  Object* operator()(float v) { return t(Scalar(cx, tape, v)); }
+  // where(mask, a, b)
+  Object* Select(const Object* mask, const Object* a, const Object* b) {
+    if (mask == nullptr || a == nullptr || b == nullptr) return nullptr;
+    cx.set_site(tape.NextSite());
+    return t(Where(cx, mask, a, b));
   }
 };
 
@@ -111,6 +142,60 @@ Object* Spread(TensorContext& cx, Tape& tape, const Object* g, const Object* x,
   return out;
 }
 
+// The derivative of a reduction `op` (vm/kernels/reduce.h) of x (whole,
+// or along `axis`) whose result was z, for the result's adjoint g; var's
+// and std's ddof. A new reference, or null.
+Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, const Object* g,
+                       const Object* x, const Object* z, std::optional<int64_t> axis,
+                       int64_t ddof) {
+  using kernels::ReduceOp;
+  Temps t{cx.heap(), {}};
+  Ops o{cx, tape, t};
+  Object* spread = t(Spread(cx, tape, g, x, axis));
+  if (spread == nullptr) return nullptr;
+  const int64_t n =
+      axis ? ShapeOf(x)[static_cast<size_t>(*axis < 0 ? *axis + RankOf(x) : *axis)] : SizeOf(x);
+  switch (op) {
+    case ReduceOp::kSum:
+      return NewRef(spread);
+    case ReduceOp::kMean:
+      return Ref(o(BinaryOp::kDiv, spread, o(static_cast<float>(n))));
+    case ReduceOp::kLogSumExp: {
+      // g * exp(x - z): the softmax along what was reduced.
+      Object* zs = t(Spread(cx, tape, z, x, axis));
+      return Ref(o(BinaryOp::kMul, spread, o(UnaryOp::kExp, o(BinaryOp::kSub, x, zs))));
+    }
+    case ReduceOp::kMax:
+    case ReduceOp::kMin: {
+      // g shared evenly by the elements equal to the extreme.
+      Object* zs = t(Spread(cx, tape, z, x, axis));
+      Object* hit = o(BinaryOp::kEq, x, zs);
+      Object* ones =
+          hit == nullptr ? nullptr : t(Cast(Sited(cx, tape), TensorArg{hit, false}, DType::kF32));
+      Object* count =
+          ones == nullptr ? nullptr : t(Reduce(Sited(cx, tape), ReduceOp::kSum, ones, axis));
+      Object* counts = count == nullptr ? nullptr : t(Spread(cx, tape, count, x, axis));
+      return Ref(o(BinaryOp::kMul, o(BinaryOp::kDiv, spread, counts), ones));
+    }
+    case ReduceOp::kVar:
+    case ReduceOp::kStd: {
+      // var: g * 2 (x - mean) / (n - ddof); std: that over 2 std = g (x -
+      // mean) / ((n - ddof) std).
+      Object* mean = t(Reduce(Sited(cx, tape), ReduceOp::kMean, x, axis));
+      Object* centred =
+          mean == nullptr ? nullptr : o(BinaryOp::kSub, x, t(Spread(cx, tape, mean, x, axis)));
+      const float scale = ReduceOp::kVar == op ? 2.0f : 1.0f;
+      Object* d = o(
+          BinaryOp::kMul, spread,
+          o(BinaryOp::kDiv, o(BinaryOp::kMul, centred, o(scale)), o(static_cast<float>(n - ddof))));
+      if (op == ReduceOp::kStd) d = o(BinaryOp::kDiv, d, t(Spread(cx, tape, z, x, axis)));
+      return Ref(d);
+    }
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 TensorContext& Tape::Sited(TensorContext& cx) {
@@ -145,6 +230,9 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
   // A Float's adjoint (t_item's result), or a tensor's.
   const Object* g = is_tensor_[out] ? tensor_adjoints_[out] : nullptr;
   auto to_a = [&](Object* d) { return AddTensorAdjoint(e.in0, d, cx); };
+  Ops o{cx, *this, t};
+  // A unary rule's derivative, composed by `o` (held by t): to the operand.
+  auto chain = [&](Object* d) { return d != nullptr && to_a(Ref(d)); };
   auto to_b = [&](Object* d) { return AddTensorAdjoint(e.in1, d, cx); };
   // The two operands' adjoints of a broadcasting binary op.
   auto both = [&](Object* da, Object* db) {
@@ -268,41 +356,150 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       return ok;
     }
     case GradRule::kTensorNative_t_reduce:
-    case GradRule::kTensorNative_t_reduce_axis: {
-      const std::optional<int64_t> axis =
-          e.rule == GradRule::kTensorNative_t_reduce ? std::nullopt : std::optional(e.aux2);
-      Object* spread = t(Spread(cx, *this, g, e.a, axis));
-      if (spread == nullptr) return false;
+    case GradRule::kTensorNative_t_reduce_axis:
+    case GradRule::kTensorNative_t_reduce_ddof:
+    case GradRule::kTensorNative_t_reduce_ddof_axis: {
+      const bool whole = e.rule == GradRule::kTensorNative_t_reduce ||
+                         e.rule == GradRule::kTensorNative_t_reduce_ddof;
+      const auto op = static_cast<kernels::ReduceOp>(e.aux & 0xff);
+      return to_a(ReduceBackward(cx, *this, op, g, e.a, e.out,
+                                 whole ? std::nullopt : std::optional(e.aux2), e.aux >> 8));
+    }
+    case GradRule::kTensorNative_t_reduce_axis_t: {
+      // The reduction of transpose(x): its derivative, transposed back.
+      Object* xt = t(Transpose(Sited(cx), e.a));
+      if (xt == nullptr) return false;
       const auto op = static_cast<kernels::ReduceOp>(e.aux);
-      if (op == kernels::ReduceOp::kSum) {
-        return to_a(NewRef(spread));
+      Object* d = t(ReduceBackward(cx, *this, op, g, xt, e.out, e.aux2, 0));
+      return d != nullptr && to_a(Transpose(Sited(cx), d));
+    }
+    case GradRule::kTensorNative_t_softmax: {
+      // z * (g - sum(g * z) along the axis)
+      Object* gz = o(BinaryOp::kMul, g, e.out);
+      Object* total =
+          gz == nullptr ? nullptr : t(Reduce(Sited(cx), kernels::ReduceOp::kSum, gz, e.aux));
+      Object* spread = total == nullptr ? nullptr : t(Spread(cx, *this, total, e.out, e.aux));
+      return chain(o(BinaryOp::kMul, e.out, o(BinaryOp::kSub, g, spread)));
+    }
+    case GradRule::kTensorNative_t_where: {
+      // Entry per operand: e.a the mask, e.b the operand, aux 0 for a.
+      Object* zero = o(0.0f);
+      Object* d = e.aux == 0 ? o.Select(e.a, g, zero) : o.Select(e.a, zero, g);
+      return d != nullptr && to_a(SumTo(cx, *this, d, ShapeOf(e.b)));
+    }
+    case GradRule::kTensorNative_t_concat:
+    case GradRule::kTensorNative_t_stack: {
+      // Entry per operand: its slice of g along axis aux from aux2, or
+      // its index aux2 there.
+      std::vector<SubscriptItem> items(static_cast<size_t>(e.aux) + 1);
+      SubscriptItem& at = items.back();
+      at.start = e.aux2;
+      if (e.rule == GradRule::kTensorNative_t_stack) {
+        at.kind = SubscriptItem::kIndex;
+      } else {
+        at.stop = e.aux2 + ShapeOf(e.a)[static_cast<size_t>(e.aux)];
       }
-      if (op == kernels::ReduceOp::kLogSumExp) {
-        // g * exp(x - z): the softmax along what was reduced.
-        Object* z = t(Spread(cx, *this, e.out, e.a, axis));
-        Object* diff = z == nullptr ? nullptr : t(Apply(cx, *this, BinaryOp::kSub, e.a, z));
-        Object* p = diff == nullptr ? nullptr : t(Apply(cx, *this, UnaryOp::kExp, diff));
-        return p != nullptr && to_a(Apply(cx, *this, BinaryOp::kMul, spread, p));
+      return to_a(Subscript(Sited(cx), g, items, nullptr));
+    }
+    case GradRule::kTensorNative_t_index:
+    case GradRule::kTensorNative_t_slice:
+    case GradRule::kTensorNative_t_take: {
+      // g added into zeros of x's shape at what was selected.
+      Object* zeros = Filled(cx, *this, ShapeOf(e.a), 0.0f);
+      if (zeros == nullptr) return false;
+      if (e.rule == GradRule::kTensorNative_t_index) {
+        return to_a(UpdateAt(Sited(cx), kernels::ScatterOp::kAdd, Owned{zeros}, e.aux, 0, g));
       }
-      if (op == kernels::ReduceOp::kMax || op == kernels::ReduceOp::kMin) {
-        // g shared evenly by the elements equal to the extreme.
-        Object* z = t(Spread(cx, *this, e.out, e.a, axis));
-        Object* hit = z == nullptr ? nullptr : t(Apply(cx, *this, BinaryOp::kEq, e.a, z));
-        Object* ones =
-            hit == nullptr ? nullptr : t(Cast(Sited(cx), TensorArg{hit, false}, DType::kF32));
-        Object* count =
-            ones == nullptr ? nullptr : t(Reduce(Sited(cx), kernels::ReduceOp::kSum, ones, axis));
-        Object* counts = count == nullptr ? nullptr : t(Spread(cx, *this, count, e.a, axis));
-        Object* share =
-            counts == nullptr ? nullptr : t(Apply(cx, *this, BinaryOp::kDiv, spread, counts));
-        return share != nullptr && to_a(Apply(cx, *this, BinaryOp::kMul, share, ones));
+      if (e.rule == GradRule::kTensorNative_t_take) {
+        return to_a(UpdateTake(Sited(cx), kernels::ScatterOp::kAdd, Owned{zeros}, e.b, e.aux, g));
       }
-      // The mean: divided by the count it averaged.
-      const int64_t n =
-          axis ? ShapeOf(e.a)[static_cast<size_t>(*axis < 0 ? *axis + RankOf(e.a) : *axis)]
-               : SizeOf(e.a);
-      Object* count = t(Scalar(cx, *this, static_cast<float>(n)));
-      return count != nullptr && to_a(Apply(cx, *this, BinaryOp::kDiv, spread, count));
+      // x[lo:hi], its bounds clamped as the forward pass did.
+      const int64_t n = ShapeOf(e.a)[0];
+      const int64_t lo = std::min(e.aux, n), hi = std::max(lo, std::min(e.aux2, n));
+      Object* idx = t(Arange(Sited(cx), DType::kI32, lo, hi));
+      if (idx == nullptr) {
+        heap.Release(zeros);
+        return false;
+      }
+      return to_a(UpdateTake(Sited(cx), kernels::ScatterOp::kAdd, Owned{zeros}, idx, 0, g));
+    }
+    case GradRule::kTensorOp_EXPM1_T:
+      return chain(o(BinaryOp::kMul, g, o(BinaryOp::kAdd, e.out, o(1.0f))));
+    case GradRule::kTensorOp_LOG1P_T:
+      return chain(o(BinaryOp::kDiv, g, o(BinaryOp::kAdd, e.a, o(1.0f))));
+    case GradRule::kTensorOp_SINH_T:
+      return chain(o(BinaryOp::kMul, g, o(UnaryOp::kCosh, e.a)));
+    case GradRule::kTensorOp_COSH_T:
+      return chain(o(BinaryOp::kMul, g, o(UnaryOp::kSinh, e.a)));
+    case GradRule::kTensorOp_ERF_T:
+    case GradRule::kTensorOp_ERFC_T: {
+      // +-2 / sqrt(pi) * exp(-x^2)
+      const float c =
+          e.rule == GradRule::kTensorOp_ERF_T ? 1.1283791670955126f : -1.1283791670955126f;
+      Object* bell = o(UnaryOp::kExp, o(UnaryOp::kNeg, o(BinaryOp::kMul, e.a, e.a)));
+      return chain(o(BinaryOp::kMul, g, o(BinaryOp::kMul, bell, o(c))));
+    }
+    case GradRule::kTensorOp_SIN_T:
+      return chain(o(BinaryOp::kMul, g, o(UnaryOp::kCos, e.a)));
+    case GradRule::kTensorOp_COS_T:
+      return chain(o(BinaryOp::kMul, g, o(UnaryOp::kNeg, o(UnaryOp::kSin, e.a))));
+    case GradRule::kTensorOp_TAN_T:
+      return chain(
+          o(BinaryOp::kMul, g, o(BinaryOp::kAdd, o(1.0f), o(BinaryOp::kMul, e.out, e.out))));
+    case GradRule::kTensorOp_ATAN_T:
+      return chain(o(BinaryOp::kDiv, g, o(BinaryOp::kAdd, o(1.0f), o(BinaryOp::kMul, e.a, e.a))));
+    case GradRule::kTensorOp_ASIN_T:
+    case GradRule::kTensorOp_ACOS_T: {
+      // +-1 / sqrt(1 - x^2)
+      Object* root = o(UnaryOp::kSqrt, o(BinaryOp::kSub, o(1.0f), o(BinaryOp::kMul, e.a, e.a)));
+      Object* d = o(BinaryOp::kDiv, g, root);
+      return chain(e.rule == GradRule::kTensorOp_ASIN_T ? d : o(UnaryOp::kNeg, d));
+    }
+    case GradRule::kTensorOp_MAX_T:
+    case GradRule::kTensorOp_MIN_T: {
+      // Each operand's share: all of g where it alone is the result, half
+      // where both are.
+      Object* hit_a = o(BinaryOp::kEq, e.a, e.out);
+      Object* hit_b = o(BinaryOp::kEq, e.b, e.out);
+      Object* half = o(BinaryOp::kMul, g, o(0.5f));
+      Object* zero = o(0.0f);
+      return both(e.in0 == 0 ? nullptr : Ref(o.Select(hit_a, o.Select(hit_b, half, g), zero)),
+                  e.in1 == 0 ? nullptr : Ref(o.Select(hit_b, o.Select(hit_a, half, g), zero)));
+    }
+    case GradRule::kTensorOp_POW_T: {
+      // JAX's: g y x^(y-1), 0 where y == 0; g log(x) z, 0 where x == 0.
+      Object* zero = o(0.0f);
+      Object* da = nullptr;
+      Object* db = nullptr;
+      if (e.in0 != 0) {
+        Object* p = o(BinaryOp::kPow, e.a, o(BinaryOp::kSub, e.b, o(1.0f)));
+        Object* d = o(BinaryOp::kMul, g, o(BinaryOp::kMul, e.b, p));
+        da = Ref(o.Select(o(BinaryOp::kEq, e.b, zero), zero, d));
+      }
+      if (e.in1 != 0) {
+        Object* d = o(BinaryOp::kMul, g, o(BinaryOp::kMul, o(UnaryOp::kLog, e.a), e.out));
+        db = Ref(o.Select(o(BinaryOp::kEq, e.a, zero), zero, d));
+      }
+      return both(da, db);
+    }
+    case GradRule::kTensorOp_ATAN2_T: {
+      // atan2(a, b), a the ordinate: g b / (a^2 + b^2), -g a / (a^2 + b^2).
+      Object* r2 = o(BinaryOp::kAdd, o(BinaryOp::kMul, e.a, e.a), o(BinaryOp::kMul, e.b, e.b));
+      Object* gr = o(BinaryOp::kDiv, g, r2);
+      return both(e.in0 == 0 ? nullptr : Ref(o(BinaryOp::kMul, gr, e.b)),
+                  e.in1 == 0 ? nullptr : Ref(o(UnaryOp::kNeg, o(BinaryOp::kMul, gr, e.a))));
+    }
+    case GradRule::kTensorOp_HYPOT_T: {
+      // g a / z and g b / z, 0 where z == 0.
+      Object* zero = o(0.0f);
+      Object* gz = o.Select(o(BinaryOp::kEq, e.out, zero), zero, o(BinaryOp::kDiv, g, e.out));
+      return both(e.in0 == 0 ? nullptr : Ref(o(BinaryOp::kMul, gz, e.a)),
+                  e.in1 == 0 ? nullptr : Ref(o(BinaryOp::kMul, gz, e.b)));
+    }
+    case GradRule::kTensorOp_REM_T: {
+      // fmod(a, b) = a - trunc(a / b) b: g, and -g trunc(a / b).
+      Object* q = o(UnaryOp::kTrunc, o(BinaryOp::kDiv, e.a, e.b));
+      return both(NewRef(g), e.in1 == 0 ? nullptr : Ref(o(UnaryOp::kNeg, o(BinaryOp::kMul, g, q))));
     }
     default:
       return false;

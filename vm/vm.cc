@@ -353,11 +353,13 @@ bool Vm::Invoke(uint32_t index, Object* closure, absl::Span<const Value> args, V
   for (size_t i = 0; i < args.size(); ++i) r[i] = args[i];
   if (tape_ != nullptr) {
     // Recording for `grad`: the frame's registers carry no derivative but
-    // what GRAD gave its first argument.
+    // what GRAD or a carrying native gave its arguments.
     if (shadow_.size() < stack_capacity_) shadow_.resize(stack_capacity_, 0);
     std::fill_n(shadow_.begin() + static_cast<std::ptrdiff_t>(base), f->num_registers, 0u);
-    if (f->num_registers > 0) shadow_[base] = tape_->first_arg_node;
-    tape_->first_arg_node = 0;
+    const size_t given = std::min<size_t>(tape_->call_nodes.size(), f->num_registers);
+    std::copy_n(tape_->call_nodes.begin(), given,
+                shadow_.begin() + static_cast<std::ptrdiff_t>(base));
+    tape_->call_nodes.clear();
   }
   frames_[depth_++] = Frame{f, f->code, base, closure, true, 0};
   ++calls_;
@@ -388,6 +390,9 @@ bool Vm::CallNative(uint32_t index, uint16_t a, Value* result) {
   if (!v.ok()) {
     if (!error_) Raise(RuntimeErrorId::kBadCall, v.status().message());
     return false;
+  }
+  if (tape_ != nullptr && ctx.result_node_ != 0) {
+    shadow_[frames_[depth_ - 1].base + a] = ctx.result_node_;  // a carrying native's Float
   }
   *result = *v;
   return true;

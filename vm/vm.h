@@ -236,6 +236,11 @@ class Vm {
   // The part of the previous instruction's step that needs its result
   // (a new container's slots, a Float operation's node).
   void FinishTapeStep();
+  // Whether `o` holds, however deep, a Float or tensor that carries a
+  // derivative.
+  bool HoldsDerivative(const Object* o, int depth) const;
+  // TapeNative of a tensor rule's native (vm/grad_rules.def).
+  TapeOutcome TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_t* s);
   TapeOutcome TapeNative(Instr ins, Value* r, uint32_t* s);
   // A Float rule's operation: operand nodes and values, the node made once
   // it ran (FinishTapeStep reads its result).
@@ -306,7 +311,14 @@ class Vm {
   Tape* tape_ = nullptr;
   std::vector<uint32_t> shadow_;
   struct TapePost {
-    enum class Kind : uint8_t { kNone, kContainer, kFloatOp, kPush, kTensorOp } kind = Kind::kNone;
+    enum class Kind : uint8_t {
+      kNone,
+      kContainer,
+      kFloatOp,
+      kPush,
+      kTensorOp,
+      kTensorParts
+    } kind = Kind::kNone;
     Instr ins;
     size_t base = 0;
     GradRule rule = GradRule::kNone;
@@ -319,6 +331,15 @@ class Vm {
     Object* tb = nullptr;
     int64_t aux = 0, aux2 = 0;
     bool float_result = false;
+    // kTensorParts: a result made of several tensors (`where`, `concat`,
+    // `stack`), one tape entry per operand that carries a derivative.
+    struct Part {
+      uint32_t node;
+      Object* a;
+      Object* b;
+      int64_t aux, aux2;
+    };
+    std::vector<Part> parts;
   } tape_post_;
   absl::flat_hash_map<uint32_t, std::unique_ptr<Tape>> grad_tapes_;
   // The first output-buffer site no instruction has: the tapes take

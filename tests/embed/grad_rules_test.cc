@@ -228,6 +228,185 @@ const std::map<std::string, TensorCase>& TensorCases() {
           for (double x : u) su += x * x * x;
           return st / 6 + su;
         }}},
+      {"EXPM1_T", {"item(sum(expm1(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                     return std::expm1(a) * b;
+                   })}},
+      {"LOG1P_T", {"item(sum(log1p(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                     return std::log1p(a) * b;
+                   })}},
+      {"SINH_T", {"item(sum(sinh(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::sinh(a) * b;
+                  })}},
+      {"COSH_T", {"item(sum(cosh(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::cosh(a) * b;
+                  })}},
+      {"ERF_T", {"item(sum(erf(t - 1.0) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::erf(a - 1.0) * b;
+                 })}},
+      {"ERFC_T", {"item(sum(erfc(t - 1.0) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::erfc(a - 1.0) * b;
+                  })}},
+      {"SIN_T", {"item(sum(sin(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::sin(a) * b;
+                 })}},
+      {"COS_T", {"item(sum(cos(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::cos(a) * b;
+                 })}},
+      {"TAN_T", {"item(sum(tan(t * 0.5) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::tan(a * 0.5) * b;
+                 })}},
+      {"ATAN_T", {"item(sum(atan(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::atan(a) * b;
+                  })}},
+      {"ASIN_T", {"item(sum(asin(t * 0.4) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::asin(a * 0.4) * b;
+                  })}},
+      {"ACOS_T", {"item(sum(acos(t * 0.4) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                    return std::acos(a * 0.4) * b;
+                  })}},
+      {"MAX_T",
+       {"item(sum(maximum(t, u) * maximum(t, u)))",
+        {2, 3},
+        {3},
+        Elementwise([](double a, double b) { return std::max(a, b) * std::max(a, b); })}},
+      {"MIN_T",
+       {"item(sum(minimum(t, u) * (t + 1.0)))", {2, 3}, {3}, Elementwise([](double a, double b) {
+          return std::min(a, b) * (a + 1.0);
+        })}},
+      {"POW_T", {"item(sum(pow(t, u)))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::pow(a, b);
+                 })}},
+      {"ATAN2_T", {"item(sum(atan2(t - 1.0, u)))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                     return std::atan2(a - 1.0, b);
+                   })}},
+      {"HYPOT_T", {"item(sum(hypot(t, u)))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                     return std::hypot(a, b);
+                   })}},
+      {"REM_T", {"item(sum((t % u) * t))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                   return std::fmod(a, b) * a;
+                 })}},
+      {"t_softmax",
+       {"item(sum(softmax(t, axis: 1) * tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]]))) + "
+        "item(sum(softmax(u) * u))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          const double w[6] = {1, 2, 3, -1, 0.5, 2};
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            double e = 0;
+            for (int j = 0; j < 3; ++j) e += std::exp(t[i * 3 + j]);
+            for (int j = 0; j < 3; ++j) s += std::exp(t[i * 3 + j]) / e * w[i * 3 + j];
+          }
+          double e = 0;
+          for (double x : u) e += std::exp(x);
+          for (double x : u) s += std::exp(x) / e * x;
+          return s;
+        }}},
+      {"t_where",
+       {"item(sum(where(t > 1.0, t * t, u)))", {2, 3}, {3}, Elementwise([](double a, double b) {
+          return a > 1.0 ? a * a : b;
+        })}},
+      {"t_concat",
+       {"item(sum(concat([t, reshape(u, [1, 3])]) * tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], "
+        "[7.0, 8.0, 9.0]]))) + item(sum(concat([t, t * t], axis: 1) * tensor([[1.0, 2.0, 3.0, "
+        "4.0, 5.0, 6.0], [6.0, 5.0, 4.0, 3.0, 2.0, 1.0]])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += t[i] * (i + 1);
+          for (int j = 0; j < 3; ++j) s += u[j] * (7 + j);
+          const double w[2][6] = {{1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1}};
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 3; ++j) {
+              const double x = t[i * 3 + j];
+              s += x * w[i][j] + x * x * w[i][3 + j];
+            }
+          }
+          return s;
+        }}},
+      {"t_stack",
+       {"item(sum(stack([u, u * u], axis: 1) * tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))) + "
+        "item(sum(stack([t, t]) * t))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += u[j] * (1 + 2 * j) + u[j] * u[j] * (2 + 2 * j);
+          for (double x : t) s += 2 * x * x;
+          return s;
+        }}},
+      {"t_index",
+       {"item(sum(t[1] * u)) + item(sum(t[0] * t[0]))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += t[3 + j] * u[j] + t[j] * t[j];
+          return s;
+        }}},
+      {"t_slice",
+       {"item(sum(u[1:3] * u[1:3])) + item(sum(t[1:9] * 3.0))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          return u[1] * u[1] + u[2] * u[2] + 3 * (t[3] + t[4] + t[5]);
+        }}},
+      {"t_take",
+       {"item(sum(take(t, tensor([2, 0, 2]), axis: 1) * tensor([[1.0, 2.0, 3.0], [4.0, 5.0, "
+        "6.0]]))) + item(sum(take(u, tensor([1, 1]))))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          const int idx[3] = {2, 0, 2};
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 3; ++j) s += t[i * 3 + idx[j]] * (1 + 3 * i + j);
+          }
+          return s + 2 * u[1];
+        }}},
+      {"t_reduce_axis_t",
+       {"item(sum(max(transpose(t), axis: 1) * u)) + item(sum(sum(transpose(t), axis: 0)))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += std::max(t[j], t[3 + j]) * u[j];
+          for (double x : t) s += x;
+          return s;
+        }}},
+      {"t_reduce_ddof",
+       {"item(var(t)) + item(std(u, ddof: 1))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          auto var = [](const std::vector<double>& v, int ddof) {
+            double m = 0, s = 0;
+            for (double x : v) m += x / static_cast<double>(v.size());
+            for (double x : v) s += (x - m) * (x - m);
+            return s / static_cast<double>(static_cast<int>(v.size()) - ddof);
+          };
+          return var(t, 0) + std::sqrt(var(u, 1));
+        }}},
+      {"t_reduce_ddof_axis",
+       {"item(sum(std(t, axis: 0) * u)) + item(sum(var(t, axis: 1, ddof: 1)))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) {
+            const double m = (t[j] + t[3 + j]) / 2;
+            s += std::sqrt(((t[j] - m) * (t[j] - m) + (t[3 + j] - m) * (t[3 + j] - m)) / 2) * u[j];
+          }
+          for (int i = 0; i < 2; ++i) {
+            const double m = (t[i * 3] + t[i * 3 + 1] + t[i * 3 + 2]) / 3;
+            double v = 0;
+            for (int j = 0; j < 3; ++j) v += (t[i * 3 + j] - m) * (t[i * 3 + j] - m);
+            s += v / 2;
+          }
+          return s;
+        }}},
       {"t_reduce_axis",
        {"item(sum(mean(t * t, axis: 0) * u)) + item(sum(sum(t, axis: 1)))",
         {2, 3},
