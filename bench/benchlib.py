@@ -234,15 +234,17 @@ print(json.dumps(out))
 """
 
 
-def time_numpy(setup, stmts, args, what="ops"):
+def time_numpy(setup, stmts, args, what="ops", threads=1, blas_threads=None):
     """{key: seconds per execution} for stmts ([key, statement] pairs),
     timed in one /usr/bin/python3 process after `setup`. Best of args.runs
-    repeats (wall) or their mean (cpu). OpenBLAS is held to one thread:
+    repeats (wall) or their mean (cpu). OpenMP (as PyTorch uses it) is held
+    to `threads` and OpenBLAS to `blas_threads` (default: the same):
     installing libopenblas-dev switches Debian's NumPy to it."""
     if not stmts:
         return {}
-    log(f"NumPy: {len(stmts)} {what} x {args.runs} repeats")
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    log(f"Python: {len(stmts)} {what} x {args.runs} repeats")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(blas_threads or threads),
+               OMP_NUM_THREADS=str(threads))
     cfg = json.dumps([stmts, args.clock, args.runs, args.target / 2])
     script = NUMPY_SCRIPT.replace("#SETUP#", setup.strip("\n"))
     p = subprocess.run(["/usr/bin/python3", "-c", script, cfg], capture_output=True,

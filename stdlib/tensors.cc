@@ -3,6 +3,7 @@
 // Arguments are borrowed, so operands are passed to tensor_ops as borrowed
 // (never reshaped or cast in place); whatever a native allocates is released
 // on each error path.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -227,31 +228,24 @@ absl::StatusOr<Value> Native_t_slice(vm::NativeContext& ctx, const Value* args) 
 }
 
 absl::StatusOr<Value> Native_t_subscript(vm::NativeContext& ctx, const Value* args) {
-  const Object* spec = AsObject(args[1]);
-  const int64_t words = spec->length;
   std::vector<vm::SubscriptItem> items;
+  // The loader checks neither the kind words nor that argument 2 holds the
+  // index tensor a kind-2 item reads (the compiler passes a plain 0 when
+  // there is none), so both are checked before the cast and the read.
+  if (!vm::SubscriptItemsOf(AsObject(args[1]), &items)) {
+    return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript item of an unknown kind");
+  }
+  const int tensors = static_cast<int>(std::count_if(items.begin(), items.end(), [](const auto& i) {
+    return i.kind == vm::SubscriptItem::kTensor;
+  }));
+  if (tensors > 1) return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript with two index tensors");
   const Object* idx = nullptr;
-  for (int64_t w = 0; w + 3 < words; w += 4) {
-    const Value* item = vm::Slots(spec) + w;
-    const int64_t kind = AsInt(item[0]);
-    // The loader checks neither the kind words nor that argument 2 holds the
-    // index tensor a kind-2 item reads (the compiler passes a plain 0 when
-    // there is none), so both are checked before the cast and the read.
-    if (kind < vm::SubscriptItem::kIndex || kind > vm::SubscriptItem::kTensor) {
-      return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript item of an unknown kind");
+  if (tensors == 1) {
+    if (!ctx.arg_is_reference(2) || args[2] == 0 ||
+        AsObject(args[2])->kind != vm::ObjKind::kTensor) {
+      return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript's index tensor is not a tensor");
     }
-    if (kind == vm::SubscriptItem::kTensor) {
-      if (idx != nullptr) {
-        return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript with two index tensors");
-      }
-      if (!ctx.arg_is_reference(2) || args[2] == 0 ||
-          AsObject(args[2])->kind != vm::ObjKind::kTensor) {
-        return ctx.Fail(RuntimeErrorId::kBadCall, "a subscript's index tensor is not a tensor");
-      }
-      idx = AsObject(args[2]);
-    }
-    items.push_back({static_cast<vm::SubscriptItem::Kind>(kind), AsInt(item[1]), AsInt(item[2]),
-                     AsInt(item[3])});
+    idx = AsObject(args[2]);
   }
   TensorContext cx = ctx.tensors();
   return TensorResult(ctx, cx, vm::Subscript(cx, AsObject(args[0]), items, idx));

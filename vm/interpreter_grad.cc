@@ -87,7 +87,7 @@ void Vm::FinishTapeStep() {
     case TapePost::Kind::kTensorOp: {
       Object* out = post.float_result ? nullptr : AsObject(r[ins.a]);
       const uint32_t node = tape.RecordTensor(post.rule, post.in0, post.in1, post.ta, post.tb, out,
-                                              post.aux, post.aux2, post.float_result);
+                                              post.aux, post.aux2, post.float_result, post.tc);
       if (post.float_result) {
         s[ins.a] = node;
       } else {

@@ -124,6 +124,7 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
   Object* x = AsObject(r[arg]);
   const uint32_t in0 = tape.Slot(x, 0);
   Object* y = nullptr;
+  Object* third = nullptr;
   uint32_t in1 = 0;
   int64_t aux = 0, aux2 = 0;
   switch (rule) {
@@ -132,14 +133,58 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       y = AsObject(r[arg + 1]);
       if (rule == GradRule::kTensorNative_t_matmul_t) aux = AsInt(r[arg + 2]);
       in1 = tape.Slot(y, 0);
-      if ((in0 != 0 || in1 != 0) && (RankOf(x) != 2 || RankOf(y) != 2)) {
-        return fail("`@` of other than two matrices");
+      if ((in0 != 0 || in1 != 0) &&
+          (RankOf(x) < 1 || RankOf(x) > 2 || RankOf(y) < 1 || RankOf(y) > 2)) {
+        return fail("`@` of other than matrices and vectors");
+      }
+      if ((in0 != 0 || in1 != 0) && rule == GradRule::kTensorNative_t_matmul_t &&
+          (RankOf(x) != 2 || RankOf(y) != 2)) {
+        return fail("`@` of a `transpose` and a vector");
       }
       break;
     case GradRule::kTensorNative_t_item:
     case GradRule::kTensorNative_t_reshape:
     case GradRule::kTensorNative_t_transpose:
+    case GradRule::kTensorNative_t_cumsum:
+    case GradRule::kTensorNative_t_inv:
+    case GradRule::kTensorNative_t_det:
+    case GradRule::kTensorNative_t_cholesky:
       break;  // nothing but the operand (and its shape, kept with it)
+    case GradRule::kTensorNative_t_cast:
+      // To f32 the identity; to another dtype the result carries nothing.
+      if (AsInt(r[arg + 1]) != static_cast<int64_t>(DType::kF32)) return untracked();
+      break;
+    case GradRule::kTensorNative_t_cumsum_axis:
+    case GradRule::kTensorNative_t_roll:
+      aux = AsInt(r[arg + 1]);
+      break;
+    case GradRule::kTensorNative_t_roll_axis:
+      aux = AsInt(r[arg + 1]);
+      aux2 = AsInt(r[arg + 2]);
+      break;
+    case GradRule::kTensorNative_t_sort:
+      aux = AsInt(r[arg + 1]);
+      if (in0 != 0 && RankOf(x) != 1) return fail("`sort` of other than a vector");
+      break;
+    case GradRule::kTensorNative_t_mask_select:
+      y = AsObject(r[arg + 1]);  // the mask
+      break;
+    case GradRule::kTensorNative_t_subscript: {
+      // The spec array, and the index tensor when an item reads one (the
+      // backward step selects the same way from the elements' positions).
+      y = AsObject(r[arg + 1]);
+      if (frames_[depth_ - 1].fn->is_ref[arg + 2] && r[arg + 2] != 0 &&
+          AsObject(r[arg + 2])->kind == ObjKind::kTensor) {
+        third = AsObject(r[arg + 2]);
+      }
+      break;
+    }
+    case GradRule::kTensorNative_t_solve:
+    case GradRule::kTensorNative_t_solve_triangular:
+      y = AsObject(r[arg + 1]);
+      in1 = tape.Slot(y, 0);
+      if (rule == GradRule::kTensorNative_t_solve_triangular) aux = r[arg + 2] != 0 ? 1 : 0;
+      break;
     case GradRule::kTensorNative_t_softmax:
     case GradRule::kTensorNative_t_index:
       aux = AsInt(r[arg + 1]);
@@ -185,8 +230,34 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
     default:
       break;
   }
+  // The backward steps that select by the elements' positions number them
+  // in i32; the linear algebra rules take one matrix.
+  switch (rule) {
+    case GradRule::kTensorNative_t_subscript:
+    case GradRule::kTensorNative_t_mask_select:
+    case GradRule::kTensorNative_t_sort:
+      if (in0 != 0 && SizeOf(x) > INT32_MAX) return fail("selecting from a tensor this large");
+      break;
+    case GradRule::kTensorNative_t_inv:
+    case GradRule::kTensorNative_t_det:
+    case GradRule::kTensorNative_t_cholesky:
+    case GradRule::kTensorNative_t_solve:
+    case GradRule::kTensorNative_t_solve_triangular:
+      if ((in0 != 0 || in1 != 0) && RankOf(x) != 2) {
+        return fail("linear algebra of other than one matrix");
+      }
+      break;
+    default:
+      break;
+  }
   if (in0 == 0 && in1 == 0) return untracked();
-  return TapeTensorOp(rule, ins, in0, in1, x, y, aux, aux2, rule == GradRule::kTensorNative_t_item);
+  const TapeOutcome outcome =
+      TapeTensorOp(rule, ins, in0, in1, x, y, aux, aux2, rule == GradRule::kTensorNative_t_item);
+  if (third != nullptr) {
+    tape.Keep(third);
+    tape_post_.tc = third;
+  }
+  return outcome;
 }
 
 Vm::TapeOutcome Vm::TapeNative(Instr ins, Value* r, uint32_t* s) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/container/flat_hash_map.h"
+#include "vm/digamma.h"
 
 namespace alea::vm {
 
@@ -93,7 +94,7 @@ uint32_t Tape::NewLeaf(bool tensor) {
 }
 
 uint32_t Tape::Record(GradRule rule, uint32_t in0, uint32_t in1, double x, double y, double z) {
-  entries_.push_back(Entry{rule, in0, in1, x, y, z, nullptr, nullptr, nullptr, 0, 0});
+  entries_.push_back(Entry{rule, in0, in1, x, y, z, nullptr, nullptr, nullptr, 0, 0, nullptr});
   made_.push_back(NewLeaf(false));
   return nodes_;
 }
@@ -104,11 +105,11 @@ void Tape::Keep(Object* object) {
 }
 
 uint32_t Tape::RecordTensor(GradRule rule, uint32_t in0, uint32_t in1, Object* a, Object* b,
-                            Object* out, int64_t aux, int64_t aux2, bool float_result) {
-  for (Object* o : {a, b, out}) {
+                            Object* out, int64_t aux, int64_t aux2, bool float_result, Object* c) {
+  for (Object* o : {a, b, out, c}) {
     if (o != nullptr) Keep(o);
   }
-  entries_.push_back(Entry{rule, in0, in1, 0, 0, 0, a, b, out, aux, aux2});
+  entries_.push_back(Entry{rule, in0, in1, 0, 0, 0, a, b, out, aux, aux2, c});
   made_.push_back(NewLeaf(!float_result));
   return nodes_;
 }
@@ -118,7 +119,7 @@ void Tape::RecordTensorPart(GradRule rule, uint32_t in0, Object* a, Object* b, i
   for (Object* o : {a, b}) {
     if (o != nullptr) Keep(o);
   }
-  entries_.push_back(Entry{rule, in0, 0, 0, 0, 0, a, b, nullptr, aux, aux2});
+  entries_.push_back(Entry{rule, in0, 0, 0, 0, 0, a, b, nullptr, aux, aux2, nullptr});
   made_.push_back(nodes_);
 }
 

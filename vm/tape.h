@@ -58,7 +58,8 @@ class Tape {
   // number (a reduction's op, an axis). The node is a tensor's unless
   // `float_result` (t_item).
   uint32_t RecordTensor(GradRule rule, uint32_t in0, uint32_t in1, Object* a, Object* b,
-                        Object* out, int64_t aux, int64_t aux2, bool float_result);
+                        Object* out, int64_t aux, int64_t aux2, bool float_result,
+                        Object* c = nullptr);
 
   // Another entry for the node RecordTensor made last: an operation of
   // several operands records one entry per operand, each passing on its
@@ -121,6 +122,7 @@ class Tape {
     Object* b;
     Object* out;
     int64_t aux, aux2;
+    Object* c;  // a third operand (a subscript's index tensor)
   };
   // One tensor rule's step (tape_tensors.cc): adds to the operands' adjoints.
   bool TensorStep(const Entry& e, uint32_t out, TensorContext& cx);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "vm/digamma.h"
 #include "vm/kernels/elementwise.h"
 #include "vm/kernels/reduce.h"
 #include "vm/kernels/scatter.h"
@@ -196,6 +197,45 @@ Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, cons
   }
 }
 
+// A bool [n, n] mask of the elements (i, j) with cmp(i, j): kGe for the
+// lower triangle, kEq for the diagonal...
+Object* TriangleMask(TensorContext& cx, Tape& tape, Temps& t, int64_t n, BinaryOp cmp) {
+  Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, n));
+  if (range == nullptr) return nullptr;
+  const int64_t col[2] = {n, 1}, row[2] = {1, n};
+  Object* rows = t(Reshape(Sited(cx, tape), TensorArg{range, false}, col));
+  Object* cols = t(Reshape(Sited(cx, tape), TensorArg{range, false}, row));
+  if (rows == nullptr || cols == nullptr) return nullptr;
+  return t(Apply(cx, tape, cmp, rows, cols));
+}
+
+// g (of the selection's shape) added into zeros of x's shape at
+// `positions` (i32, of g's shape: the flat index each element came from).
+Object* ScatterBack(TensorContext& cx, Tape& tape, Temps& t, const Object* g, const Object* x,
+                    const Object* positions) {
+  if (positions == nullptr) return nullptr;
+  const int64_t flat[1] = {-1};
+  const int64_t size[1] = {SizeOf(x)};
+  Object* zeros = Filled(cx, tape, size, 0.0f);
+  Object* where =
+      t(Reshape(Sited(cx, tape), TensorArg{const_cast<Object*>(positions), false}, flat));
+  Object* values = t(Reshape(Sited(cx, tape), TensorArg{const_cast<Object*>(g), false}, flat));
+  if (zeros == nullptr || where == nullptr || values == nullptr) {
+    if (zeros != nullptr) cx.heap().Release(zeros);
+    return nullptr;
+  }
+  Object* d =
+      t(UpdateTake(Sited(cx, tape), kernels::ScatterOp::kAdd, Owned{zeros}, where, 0, values));
+  return d == nullptr ? nullptr : Reshape(Sited(cx, tape), TensorArg{NewRef(d), true}, ShapeOf(x));
+}
+
+// Each element's flat index, in x's shape (i32).
+Object* Positions(TensorContext& cx, Tape& tape, Temps& t, const Object* x) {
+  Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, SizeOf(x)));
+  return range == nullptr ? nullptr
+                          : t(Reshape(Sited(cx, tape), TensorArg{range, false}, ShapeOf(x)));
+}
+
 }  // namespace
 
 TensorContext& Tape::Sited(TensorContext& cx) {
@@ -334,10 +374,31 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
     case GradRule::kTensorNative_t_transpose:
       return to_a(Transpose(Sited(cx), g));
     case GradRule::kTensorNative_t_matmul: {
-      // Matrices: da = g @ b^T, db = a^T @ g.
+      // Matrices: da = g @ b^T, db = a^T @ g. A vector operand is a matrix
+      // of one row (on the left) or one column (on the right), and its
+      // gradient is reshaped back.
+      const Object* ma = e.a;
+      const Object* mb = e.b;
+      const Object* mg = g;
+      if (RankOf(e.a) == 1 || RankOf(e.b) == 1) {
+        const int64_t rows = RankOf(e.a) == 1 ? 1 : ShapeOf(e.a)[0];
+        const int64_t cols = RankOf(e.b) == 1 ? 1 : ShapeOf(e.b)[1];
+        const int64_t a_shape[2] = {rows, ShapeOf(e.a)[RankOf(e.a) - 1]};
+        const int64_t b_shape[2] = {ShapeOf(e.b)[0], cols};
+        const int64_t g_shape[2] = {rows, cols};
+        ma = t(Reshape(Sited(cx), TensorArg{e.a, false}, a_shape));
+        mb = t(Reshape(Sited(cx), TensorArg{e.b, false}, b_shape));
+        mg = t(Reshape(Sited(cx), TensorArg{const_cast<Object*>(g), false}, g_shape));
+        if (ma == nullptr || mb == nullptr || mg == nullptr) return false;
+      }
+      auto back = [&](Object* d, const Object* like) {
+        return d == nullptr || RankOf(like) == 2
+                   ? d
+                   : Reshape(Sited(cx), TensorArg{d, true}, ShapeOf(like));
+      };
       bool ok = true;
-      if (e.in0 != 0) ok = to_a(MatMulTransposed(Sited(cx), g, false, e.b, true));
-      if (ok && e.in1 != 0) ok = to_b(MatMulTransposed(Sited(cx), e.a, true, g, false));
+      if (e.in0 != 0) ok = to_a(back(MatMulTransposed(Sited(cx), mg, false, mb, true), e.a));
+      if (ok && e.in1 != 0) ok = to_b(back(MatMulTransposed(Sited(cx), ma, true, mg, false), e.b));
       return ok;
     }
     case GradRule::kTensorNative_t_matmul_t: {
@@ -422,6 +483,117 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
         return false;
       }
       return to_a(UpdateTake(Sited(cx), kernels::ScatterOp::kAdd, Owned{zeros}, idx, 0, g));
+    }
+    case GradRule::kTensorNative_t_subscript: {
+      std::vector<SubscriptItem> items;
+      if (!SubscriptItemsOf(e.b, &items)) return false;
+      Object* at = Positions(cx, *this, t, e.a);
+      Object* picked = at == nullptr ? nullptr : t(Subscript(Sited(cx), at, items, e.c));
+      return to_a(ScatterBack(cx, *this, t, g, e.a, picked));
+    }
+    case GradRule::kTensorNative_t_mask_select: {
+      Object* at = Positions(cx, *this, t, e.a);
+      Object* picked = at == nullptr ? nullptr : t(MaskSelect(Sited(cx), at, e.b));
+      return to_a(ScatterBack(cx, *this, t, g, e.a, picked));
+    }
+    case GradRule::kTensorNative_t_sort:
+      return to_a(ScatterBack(cx, *this, t, g, e.a, t(ArgSort(Sited(cx), e.a, 0))));
+    case GradRule::kTensorNative_t_roll:
+    case GradRule::kTensorNative_t_roll_axis: {
+      // Rolled back by the same shift, reduced first so that it negates.
+      const bool whole = e.rule == GradRule::kTensorNative_t_roll;
+      const int64_t axis = whole ? 0 : (e.aux2 < 0 ? e.aux2 + RankOf(e.a) : e.aux2);
+      const int64_t n = whole ? SizeOf(e.a) : ShapeOf(e.a)[static_cast<size_t>(axis)];
+      const int64_t back = n == 0 ? 0 : -(e.aux % n);
+      return to_a(Roll(Sited(cx), g, back, whole ? std::nullopt : std::optional(axis)));
+    }
+    case GradRule::kTensorNative_t_cast:
+      return to_a(NewRef(g));
+    case GradRule::kTensorNative_t_cumsum:
+    case GradRule::kTensorNative_t_cumsum_axis: {
+      // Element i of the result sums x[0..i]: x[i]'s gradient sums g[i..].
+      const bool whole = e.rule == GradRule::kTensorNative_t_cumsum;
+      const std::optional<int64_t> axis = whole ? std::nullopt : std::optional(e.aux);
+      Object* total = t(Reduce(Sited(cx), kernels::ReduceOp::kSum, g, axis));
+      Object* spread = total == nullptr ? nullptr : t(Spread(cx, *this, total, g, axis));
+      Object* running = t(CumSum(Sited(cx), g, axis));
+      Object* d = o(BinaryOp::kAdd, o(BinaryOp::kSub, spread, running), g);
+      if (d == nullptr) return false;
+      return to_a(whole ? Reshape(Sited(cx), TensorArg{NewRef(d), true}, ShapeOf(e.a)) : Ref(d));
+    }
+    case GradRule::kTensorNative_t_inv: {
+      // -Z^T g Z^T
+      Object* left = t(MatMulTransposed(Sited(cx), e.out, true, g, false));
+      Object* d =
+          left == nullptr ? nullptr : t(MatMulTransposed(Sited(cx), left, false, e.out, true));
+      return chain(o(UnaryOp::kNeg, d));
+    }
+    case GradRule::kTensorNative_t_det: {
+      // g z inv(a)^T
+      Object* inv = t(Inv(Sited(cx), e.a));
+      Object* inv_t = inv == nullptr ? nullptr : t(Transpose(Sited(cx), inv));
+      return chain(o(BinaryOp::kMul, inv_t, o(BinaryOp::kMul, g, e.out)));
+    }
+    case GradRule::kTensorNative_t_solve:
+    case GradRule::kTensorNative_t_solve_triangular: {
+      // x = a^-1 b: db = a^-T g, da = -db x^T (within the triangle read).
+      const bool triangular = e.rule == GradRule::kTensorNative_t_solve_triangular;
+      const bool lower = e.aux != 0;
+      Object* a_t = t(Transpose(Sited(cx), e.a));
+      Object* db = a_t == nullptr ? nullptr
+                   : triangular   ? t(SolveTriangular(Sited(cx), a_t, g, !lower))
+                                  : t(Solve(Sited(cx), a_t, g));
+      if (db == nullptr) return false;
+      if (e.in1 != 0 && !to_b(NewRef(db))) return false;
+      if (e.in0 == 0) return true;
+      Object* outer = nullptr;
+      if (RankOf(e.out) == 1) {
+        const int64_t n = ShapeOf(e.out)[0];
+        const int64_t col[2] = {n, 1}, row[2] = {1, n};
+        Object* dcol = t(Reshape(Sited(cx), TensorArg{db, false}, col));
+        Object* xrow = t(Reshape(Sited(cx), TensorArg{e.out, false}, row));
+        outer = o(BinaryOp::kMul, dcol, xrow);
+      } else {
+        outer = t(MatMulTransposed(Sited(cx), db, false, e.out, true));
+      }
+      Object* da = o(UnaryOp::kNeg, outer);
+      if (triangular) {
+        const int64_t n = ShapeOf(e.a)[0];
+        Object* read = TriangleMask(cx, *this, t, n, lower ? BinaryOp::kGe : BinaryOp::kLe);
+        da = o.Select(read, da, o(0.0f));
+      }
+      return chain(da);
+    }
+    case GradRule::kTensorNative_t_cholesky: {
+      // P = Phi(L^T g), S = L^-T P L^-1, the gradient (S + S^T) / 2.
+      const Object* l = e.out;
+      const int64_t n = ShapeOf(l)[0];
+      Object* ltg = t(MatMulTransposed(Sited(cx), l, true, g, false));
+      Object* below = TriangleMask(cx, *this, t, n, BinaryOp::kGt);
+      Object* diagonal = TriangleMask(cx, *this, t, n, BinaryOp::kEq);
+      Object* p =
+          o.Select(below, ltg, o.Select(diagonal, o(BinaryOp::kMul, ltg, o(0.5f)), o(0.0f)));
+      Object* l_t = t(Transpose(Sited(cx), l));
+      // L^-T P, then (L^-T (L^-T P)^T)^T = L^-T P L^-1.
+      Object* left =
+          p == nullptr || l_t == nullptr ? nullptr : t(SolveTriangular(Sited(cx), l_t, p, false));
+      Object* left_t = left == nullptr ? nullptr : t(Transpose(Sited(cx), left));
+      Object* right =
+          left_t == nullptr ? nullptr : t(SolveTriangular(Sited(cx), l_t, left_t, false));
+      Object* s_m = right == nullptr ? nullptr : t(Transpose(Sited(cx), right));
+      Object* s_t = s_m == nullptr ? nullptr : t(Transpose(Sited(cx), s_m));
+      return chain(o(BinaryOp::kMul, o(BinaryOp::kAdd, s_m, s_t), o(0.5f)));
+    }
+    case GradRule::kTensorOp_LGAMMA_T: {
+      // g * digamma(x), digamma in double, rounded to f32.
+      Object* psi = t(Sited(cx).New(DType::kF32, ShapeOf(e.a)));
+      if (psi == nullptr) return false;
+      const float* x = ElementsOf<float>(e.a);
+      float* out = ElementsOf<float>(psi);
+      for (int64_t i = 0; i < SizeOf(e.a); ++i) {
+        out[i] = static_cast<float>(Digamma(static_cast<double>(x[i])));
+      }
+      return chain(o(BinaryOp::kMul, g, psi));
     }
     case GradRule::kTensorOp_EXPM1_T:
       return chain(o(BinaryOp::kMul, g, o(BinaryOp::kAdd, e.out, o(1.0f))));

@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
@@ -263,6 +264,9 @@ struct SubscriptItem {
 // by idx's shape, as np.take. More items than axes: kSubscriptRank.
 Object* Subscript(TensorContext& cx, const Object* x, absl::Span<const SubscriptItem> items,
                   const Object* idx);
+// The items of t_subscript's spec array (vm/natives.def: four Ints each,
+// kind, start, stop, step); false when a kind is unknown.
+bool SubscriptItemsOf(const Object* spec, std::vector<SubscriptItem>* items);
 // x[mask]: the elements where the bool mask (x's shape, else kMaskShape)
 // is true, in index order, as a 1-d tensor.
 Object* MaskSelect(TensorContext& cx, const Object* x, const Object* mask);

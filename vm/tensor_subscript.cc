@@ -23,6 +23,18 @@ struct View {
 
 }  // namespace
 
+bool SubscriptItemsOf(const Object* spec, std::vector<SubscriptItem>* items) {
+  items->clear();
+  for (uint64_t w = 0; w + 3 < spec->length; w += 4) {
+    const Value* item = Slots(spec) + w;
+    const int64_t kind = AsInt(item[0]);
+    if (kind < SubscriptItem::kIndex || kind > SubscriptItem::kTensor) return false;
+    items->push_back(
+        {static_cast<SubscriptItem::Kind>(kind), AsInt(item[1]), AsInt(item[2]), AsInt(item[3])});
+  }
+  return true;
+}
+
 Object* Subscript(TensorContext& cx, const Object* x, absl::Span<const SubscriptItem> items,
                   const Object* idx) {
   const absl::Span<const int64_t> shape = ShapeOf(x);

@@ -329,6 +329,7 @@ class Vm {
     // whether its result is a Float (t_item).
     Object* ta = nullptr;
     Object* tb = nullptr;
+    Object* tc = nullptr;  // a third operand (kept on the tape as ta and tb)
     int64_t aux = 0, aux2 = 0;
     bool float_result = false;
     // kTensorParts: a result made of several tensors (`where`, `concat`,

@@ -3,6 +3,7 @@
 // 2h of the same function run forward — the rules checked by evaluation,
 // not by themselves. A rule added to the table without a case here fails
 // RulesHaveCases.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -58,6 +59,7 @@ const std::map<std::string, RuleCase>& Cases() {
       {"f_pow", {"pow(x, y)", {{1.5, 2.5}, {0.5, -1.5}}}},
       {"max_f", {"max(x, y) * 3.0", {{0.5, 1.0}, {2.0, -1.0}}}},
       {"min_f", {"min(x, y) * 3.0", {{0.5, 1.0}, {2.0, -1.0}}}},
+      {"f_lgamma", {"lgamma(x) * y", {{0.5, 1.0}, {3.5, 2.0}, {-1.5, 1.0}, {25.0, 1.0}}}},
   };
   return *cases;
 }
@@ -88,6 +90,77 @@ double SumTimesSum(const std::vector<double>& t, const std::vector<double>& u) {
   for (double x : u) su += x;
   return st * su;
 }
+
+// Small dense linear algebra in double, the reference for the matrix
+// rules: matrices row-major, n x n.
+using Matrix = std::vector<double>;
+
+// The 3 x 3 matrix the linear algebra cases use: t's rows and u, plus 2 I
+// (well conditioned).
+Matrix Square(const std::vector<double>& t, const std::vector<double>& u) {
+  Matrix m(t.begin(), t.end());
+  m.insert(m.end(), u.begin(), u.end());
+  for (int i = 0; i < 3; ++i) m[i * 4] += 2;
+  return m;
+}
+constexpr const char* kSquare = "(concat([t, reshape(u, [1, 3])]) + eye(3) * 2.0)";
+
+// x solving a x = b (b: n x k), by Gaussian elimination with pivoting.
+Matrix SolveRef(Matrix a, Matrix b, int n, int k) {
+  for (int c = 0; c < n; ++c) {
+    int p = c;
+    for (int r = c + 1; r < n; ++r) {
+      if (std::abs(a[r * n + c]) > std::abs(a[p * n + c])) p = r;
+    }
+    for (int j = 0; j < n; ++j) std::swap(a[c * n + j], a[p * n + j]);
+    for (int j = 0; j < k; ++j) std::swap(b[c * k + j], b[p * k + j]);
+    for (int r = c + 1; r < n; ++r) {
+      const double f = a[r * n + c] / a[c * n + c];
+      for (int j = c; j < n; ++j) a[r * n + j] -= f * a[c * n + j];
+      for (int j = 0; j < k; ++j) b[r * k + j] -= f * b[c * k + j];
+    }
+  }
+  Matrix x(static_cast<size_t>(n * k));
+  for (int r = n - 1; r >= 0; --r) {
+    for (int j = 0; j < k; ++j) {
+      double v = b[r * k + j];
+      for (int c = r + 1; c < n; ++c) v -= a[r * n + c] * x[c * k + j];
+      x[r * k + j] = v / a[r * n + r];
+    }
+  }
+  return x;
+}
+
+double DetRef(Matrix a, int n) {
+  double det = 1;
+  for (int c = 0; c < n; ++c) {
+    int p = c;
+    for (int r = c + 1; r < n; ++r) {
+      if (std::abs(a[r * n + c]) > std::abs(a[p * n + c])) p = r;
+    }
+    if (p != c) {
+      for (int j = 0; j < n; ++j) std::swap(a[c * n + j], a[p * n + j]);
+      det = -det;
+    }
+    det *= a[c * n + c];
+    for (int r = c + 1; r < n; ++r) {
+      const double f = a[r * n + c] / a[c * n + c];
+      for (int j = c; j < n; ++j) a[r * n + j] -= f * a[c * n + j];
+    }
+  }
+  return det;
+}
+
+// Σ m_ij w_ij with weights 1 + i - 0.5 j (every element counts
+// differently), over an r x c matrix.
+double Weighted(const Matrix& m, int rows, int cols) {
+  double s = 0;
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) s += m[i * cols + j] * (1 + i - 0.5 * j);
+  }
+  return s;
+}
+constexpr const char* kWeights3 = "tensor([[1.0, 0.5, 0.0], [2.0, 1.5, 1.0], [3.0, 2.5, 2.0]])";
 
 const std::map<std::string, TensorCase>& TensorCases() {
   static const auto* cases = new std::map<std::string, TensorCase>{
@@ -128,7 +201,9 @@ const std::map<std::string, TensorCase>& TensorCases() {
       {"SCALAR_T", {"item(sum(t * item(sum(u))))", {2, 3}, {3}, SumTimesSum}},
       {"t_item", {"item(sum(t)) * item(sum(u))", {2, 3}, {3}, SumTimesSum}},
       {"t_matmul",
-       {"item(sum((t @ u) * tensor([[1.0, 3.0], [2.0, 4.0]])))",
+       {"item(sum((t @ u) * tensor([[1.0, 3.0], [2.0, 4.0]]))) + "
+        "item(sum((t @ u[:, 1]) * tensor([1.0, -1.0]))) + item(sum(t[1] @ u)) + "
+        "item(t[0] @ t[1])",
         {2, 3},
         {3, 2},
         [](const std::vector<double>& t, const std::vector<double>& u) {
@@ -140,6 +215,14 @@ const std::map<std::string, TensorCase>& TensorCases() {
               s += d * (1 + i + 2 * j);  // weights: every output counts differently
             }
           }
+          // A matrix times a vector, a vector times a matrix, two vectors.
+          for (int i = 0; i < 2; ++i) {
+            for (int k = 0; k < 3; ++k) s += t[i * 3 + k] * u[k * 2 + 1] * (i == 0 ? 1 : -1);
+          }
+          for (int j = 0; j < 2; ++j) {
+            for (int k = 0; k < 3; ++k) s += t[3 + k] * u[k * 2 + j];
+          }
+          for (int k = 0; k < 3; ++k) s += t[k] * t[3 + k];
           return s;
         }}},
       {"t_matmul_t",
@@ -406,6 +489,155 @@ const std::map<std::string, TensorCase>& TensorCases() {
             s += v / 2;
           }
           return s;
+        }}},
+      {"LGAMMA_T", {"item(sum(lgamma(t) * u))", {2, 3}, {3}, Elementwise([](double a, double b) {
+                      return std::lgamma(a) * b;
+                    })}},
+      {"t_cast",
+       {"item(sum(cast(t, f32) * u)) + item(sum(cast(cast(u, i32), f32)))",
+        {2, 3},
+        {3},
+        Elementwise([](double a, double b) { return a * b; })}},
+      {"t_roll",
+       {"item(sum(roll(t, 2) * tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += t[(i + 4) % 6] * (i + 1);  // out[i] = t[i - 2]
+          return s;
+        }}},
+      {"t_roll_axis",
+       {"item(sum(roll(t, -1, axis: 1) * tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 3; ++j) s += t[i * 3 + (j + 1) % 3] * (i * 3 + j + 1);
+          }
+          return s;
+        }}},
+      {"t_cumsum",
+       {"item(sum(cumsum(t) * tensor([1.0, -2.0, 3.0, 0.5, 1.5, -1.0])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          const double w[6] = {1, -2, 3, 0.5, 1.5, -1};
+          double s = 0, run = 0;
+          for (int i = 0; i < 6; ++i) s += (run += t[i]) * w[i];
+          return s;
+        }}},
+      {"t_cumsum_axis",
+       {"item(sum(cumsum(t, axis: 0) * t))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += t[j] * t[j] + (t[j] + t[3 + j]) * t[3 + j];
+          return s;
+        }}},
+      {"t_subscript",
+       {"item(sum(t[:, 1] * u[0:2])) + item(sum(t[1, tensor([2, 0, 2])] * u)) + "
+        "item(sum(t[0:2:1, 2]))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = t[1] * u[0] + t[4] * u[1];
+          s += t[5] * u[0] + t[3] * u[1] + t[5] * u[2];
+          return s + t[2] + t[5];
+        }}},
+      {"t_mask_select",
+       {"item(sum(t[t > 1.0] * t[t > 1.0]))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          double s = 0;
+          for (double x : t) s += x > 1.0 ? x * x : 0.0;
+          return s;
+        }}},
+      {"t_sort",
+       {"item(sum(sort(u * tensor([1.0, -1.0, 0.5])) * tensor([1.0, 2.0, 3.0])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>&, const std::vector<double>& u) {
+          std::vector<double> v = {u[0], -u[1], 0.5 * u[2]};
+          std::sort(v.begin(), v.end());
+          return v[0] + 2 * v[1] + 3 * v[2];
+        }}},
+      {"t_inv",
+       {absl::StrCat("item(sum(inv(", kSquare, ") * ", kWeights3, "))"),
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          Matrix eye = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+          return Weighted(SolveRef(Square(t, u), eye, 3, 3), 3, 3);
+        }}},
+      {"t_det",
+       {absl::StrCat("item(det(", kSquare, "))"),
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          return DetRef(Square(t, u), 3);
+        }}},
+      {"t_solve",
+       {absl::StrCat("item(sum(solve(", kSquare, ", u) * tensor([1.0, -2.0, 0.5]))) + ",
+                     "item(sum(solve(", kSquare, ", transpose(t)) * transpose(t)))"),
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          const Matrix x = SolveRef(Square(t, u), u, 3, 1);
+          double s = x[0] - 2 * x[1] + 0.5 * x[2];
+          const Matrix tt = {t[0], t[3], t[1], t[4], t[2], t[5]};
+          const Matrix y = SolveRef(Square(t, u), tt, 3, 2);
+          for (int i = 0; i < 6; ++i) s += y[i] * tt[i];
+          return s;
+        }}},
+      {"t_solve_triangular",
+       {absl::StrCat("item(sum(solve_triangular(", kSquare,
+                     ", u) * tensor([1.0, -2.0, 0.5]))) + item(sum(solve_triangular(", kSquare,
+                     ", transpose(t), lower: false) * transpose(t)))"),
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          // Only the triangle named is read: the other half as zeros.
+          const Matrix a = Square(t, u);
+          Matrix lower(9, 0.0), upper(9, 0.0);
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) (j <= i ? lower : upper)[i * 3 + j] = a[i * 3 + j];
+            upper[i * 3 + i] = a[i * 3 + i];
+          }
+          const Matrix x = SolveRef(lower, u, 3, 1);
+          double s = x[0] - 2 * x[1] + 0.5 * x[2];
+          const Matrix tt = {t[0], t[3], t[1], t[4], t[2], t[5]};
+          const Matrix y = SolveRef(upper, tt, 3, 2);
+          for (int i = 0; i < 6; ++i) s += y[i] * tt[i];
+          return s;
+        }}},
+      {"t_cholesky",
+       {absl::StrCat("item(sum(cholesky(", kSquare, " @ transpose(", kSquare, ")) * ", kWeights3,
+                     "))"),
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          const Matrix m = Square(t, u);
+          Matrix a(9, 0.0), l(9, 0.0);
+          for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+              for (int k = 0; k < 3; ++k) a[i * 3 + j] += m[i * 3 + k] * m[j * 3 + k];
+            }
+          }
+          for (int j = 0; j < 3; ++j) {
+            double d = a[j * 3 + j];
+            for (int k = 0; k < j; ++k) d -= l[j * 3 + k] * l[j * 3 + k];
+            l[j * 3 + j] = std::sqrt(d);
+            for (int i = j + 1; i < 3; ++i) {
+              double v = a[i * 3 + j];
+              for (int k = 0; k < j; ++k) v -= l[i * 3 + k] * l[j * 3 + k];
+              l[i * 3 + j] = v / l[j * 3 + j];
+            }
+          }
+          return Weighted(l, 3, 3);
         }}},
       {"t_reduce_axis",
        {"item(sum(mean(t * t, axis: 0) * u)) + item(sum(sum(t, axis: 1)))",

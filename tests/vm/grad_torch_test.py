@@ -10,10 +10,13 @@ every gradient with `save_npy`:
 - `mlp`: the benchmark's network shape, smaller (64-48-32-10, batch 16):
   ReLU, dropout 0.2 after both hidden layers, softmax cross-entropy
   (logsumexp minus the label's logit), its parameters a record;
-- `mix`: every other tensor rule once (`- / exp log tanh sqrt sigmoid abs`,
-  broadcasting against a row, a column and a Float, `transpose`, `reshape`,
-  `x @ transpose(w)`, `max`, `min`, `mean`, `logsumexp` along an axis,
-  `item` and a Float function after it), its parameters a tuple.
+- `mix`: `- / exp log tanh sqrt sigmoid abs`, broadcasting against a row,
+  a column and a Float, `transpose`, `reshape`, `x @ transpose(w)`,
+  `max`, `min`, `mean`, `logsumexp` along an axis, `item` and a Float
+  function after it, its parameters a tuple;
+- `more`: `softmax`, `where`, `concat`, `stack`, a subscript with a slice
+  and an index tensor, `solve`, `inv`, `cholesky`, `det`, `cumsum`,
+  `lgamma`, `roll` and `sort`.
 
 The dropout masks are exported by the program too: `key(7)` is a value, so
 the program builds it again, splits it the same way and applies `dropout`
@@ -65,6 +68,18 @@ fn mix_loss(p: (Tensor, Tensor, Tensor), x: Tensor) -> Float {
   tanh(item(r + mean(m * m)) / 200.0)
 }
 
+fn more_loss(p: (Tensor, Tensor), x: Tensor) -> Float {
+  let (a, v) = p;
+  let s = softmax(x @ a, axis: 1);
+  let w = where(s > 0.25, s * 2.0, s - v);
+  let c = concat([w, stack([v, v * v])]);
+  let sel = c[1:5, tensor([0, 2, 2])];
+  let m = a @ transpose(a) + eye(4) * 4.0;
+  let q = solve(m, v) + inv(m) @ reshape(v, [4, 1])[:, 0];
+  item(sum(sel * sel) + sum(cumsum(v) * q) + sum(cholesky(m)) + sum(lgamma(abs(v) + 1.0))
+       + det(m) * 0.01 + sum(roll(v, 1) * v) + sum(sort(v) * tensor([1.0, 2.0, 3.0, 4.0])))
+}
+
 fn main() {
   let d = DIR;
   let p = Mlp { w1: load_npy(d + "w1.npy"), b1: load_npy(d + "b1.npy"),
@@ -89,6 +104,12 @@ fn main() {
   save_npy(d + "g_a.npy", ga);
   save_npy(d + "g_row.npy", grow);
   save_npy(d + "g_col.npy", gcol);
+
+  let r = (load_npy(d + "am.npy"), load_npy(d + "v.npy"));
+  let (more, (gam, gv)) = value_and_grad(more_loss)(r, load_npy(d + "xq.npy"));
+  save_npy(d + "more_loss.npy", tensor([more]));
+  save_npy(d + "g_am.npy", gam);
+  save_npy(d + "g_v.npy", gv);
 }
 """
 
@@ -110,6 +131,9 @@ def write_inputs(rng, d):
     save("row", rng.standard_normal(8))
     save("col", rng.standard_normal((8, 1)))
     save("xm", rng.standard_normal((8, 8)))
+    save("am", rng.standard_normal((4, 4)) * 0.5)
+    save("v", rng.standard_normal(4))
+    save("xq", rng.standard_normal((4, 4)))
 
 
 def torch_gradients(d):
@@ -143,6 +167,22 @@ def torch_gradients(d):
     mix.backward()
     out["mix_loss"] = np.array([mix.item()], F)
     out["g_a"], out["g_row"], out["g_col"] = a.grad.numpy(), row.grad.numpy(), col.grad.numpy()
+
+    am, v = leaf("am"), leaf("v")
+    xq = load("xq")
+    sm = torch.softmax(xq @ am, 1)
+    w = torch.where(sm > 0.25, sm * 2.0, sm - v)
+    c = torch.cat([w, torch.stack([v, v * v])])
+    sel = c[1:5][:, [0, 2, 2]]
+    m = am @ am.T + torch.eye(4) * 4.0
+    q = torch.linalg.solve(m, v) + torch.inverse(m) @ v
+    more = (torch.sum(sel * sel) + torch.sum(torch.cumsum(v, 0) * q)
+            + torch.sum(torch.linalg.cholesky(m)) + torch.sum(torch.lgamma(torch.abs(v) + 1.0))
+            + torch.det(m) * 0.01 + torch.sum(torch.roll(v, 1) * v)
+            + torch.sum(torch.sort(v).values * torch.tensor([1.0, 2.0, 3.0, 4.0])))
+    more.backward()
+    out["more_loss"] = np.array([more.item()], F)
+    out["g_am"], out["g_v"] = am.grad.numpy(), v.grad.numpy()
     return out
 
 
@@ -155,7 +195,8 @@ def run_alea(alea, d, flags):
     result = subprocess.run([alea, "run", *flags, path], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"alea run {' '.join(flags)} failed:\n{result.stderr}")
-    names = [n for n in sorted(os.listdir(d)) if n.startswith(("g_", "mlp_", "mix_", "mask"))]
+    names = [n for n in sorted(os.listdir(d))
+             if n.startswith(("g_", "mlp_", "mix_", "more_", "mask"))]
     return {n[:-4]: np.load(os.path.join(d, n)) for n in names}
 
 
