@@ -164,7 +164,6 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       break;
     case GradRule::kTensorNative_t_sort:
       aux = AsInt(r[arg + 1]);
-      if (in0 != 0 && RankOf(x) != 1) return fail("`sort` of other than a vector");
       break;
     case GradRule::kTensorNative_t_mask_select:
       y = AsObject(r[arg + 1]);  // the mask
@@ -179,6 +178,30 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       }
       break;
     }
+    case GradRule::kTensorNative_t_set_int:
+    case GradRule::kTensorNative_t_add_at_int:
+      // update(x, i, v, axis): v the second operand, i and the axis.
+      y = AsObject(r[arg + 2]);
+      in1 = tape.Slot(y, 0);
+      aux = AsInt(r[arg + 1]);
+      aux2 = AsInt(r[arg + 3]);
+      break;
+    case GradRule::kTensorNative_t_set_tuple:
+    case GradRule::kTensorNative_t_add_at_tuple:
+    case GradRule::kTensorNative_t_set_take:
+    case GradRule::kTensorNative_t_add_at_take:
+    case GradRule::kTensorNative_t_set_mask:
+    case GradRule::kTensorNative_t_add_at_mask:
+      // update(x, index, v[, axis]): the index (a tuple of Ints, an index
+      // tensor or a mask) the third operand.
+      y = AsObject(r[arg + 2]);
+      in1 = tape.Slot(y, 0);
+      third = AsObject(r[arg + 1]);
+      if (rule == GradRule::kTensorNative_t_set_take ||
+          rule == GradRule::kTensorNative_t_add_at_take) {
+        aux2 = AsInt(r[arg + 3]);
+      }
+      break;
     case GradRule::kTensorNative_t_solve:
     case GradRule::kTensorNative_t_solve_triangular:
       y = AsObject(r[arg + 1]);
@@ -217,9 +240,6 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
           op == ReduceOp::kAll) {
         return untracked();  // an index or a bool: no derivative
       }
-      if (in0 != 0 && op == ReduceOp::kProd) {
-        return fail("`prod`");
-      }
       if (ddof) {
         const int64_t d = AsInt(r[arg + (axis ? 3 : 2)]);
         if (d < -(int64_t{1} << 40) || d > (int64_t{1} << 40)) return fail("this `ddof`");
@@ -236,7 +256,17 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
     case GradRule::kTensorNative_t_subscript:
     case GradRule::kTensorNative_t_mask_select:
     case GradRule::kTensorNative_t_sort:
-      if (in0 != 0 && SizeOf(x) > INT32_MAX) return fail("selecting from a tensor this large");
+    case GradRule::kTensorNative_t_set_int:
+    case GradRule::kTensorNative_t_set_tuple:
+    case GradRule::kTensorNative_t_set_take:
+    case GradRule::kTensorNative_t_set_mask:
+    case GradRule::kTensorNative_t_add_at_int:
+    case GradRule::kTensorNative_t_add_at_tuple:
+    case GradRule::kTensorNative_t_add_at_take:
+    case GradRule::kTensorNative_t_add_at_mask:
+      if ((in0 != 0 || in1 != 0) && SizeOf(x) > INT32_MAX) {
+        return fail("selecting from a tensor this large");
+      }
       break;
     case GradRule::kTensorNative_t_inv:
     case GradRule::kTensorNative_t_det:

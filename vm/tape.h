@@ -22,6 +22,7 @@
 namespace alea::vm {
 
 class TensorContext;
+struct TapeTemps;  // vm/tape_tensors.cc
 
 // The rules of vm/grad_rules.def, and kZero (the result carries nothing).
 enum class GradRule : uint8_t {
@@ -126,6 +127,8 @@ class Tape {
   };
   // One tensor rule's step (tape_tensors.cc): adds to the operands' adjoints.
   bool TensorStep(const Entry& e, uint32_t out, TensorContext& cx);
+  // TensorStep of `set` and `add_at` (t: the step's temporaries).
+  bool UpdateStep(const Entry& e, const Object* g, TensorContext& cx, TapeTemps& t);
   bool AddTensorAdjoint(uint32_t node, Object* d, TensorContext& cx);  // takes d
   bool SeedTensor(uint32_t node, const Object* result, TensorContext& cx);
   // `cx` making its next tensor at NextSite().

@@ -14,6 +14,22 @@
 #include "vm/tensor_ops.h"
 
 namespace alea::vm {
+
+// Releases its operands: the steps chain owned temporaries.
+struct TapeTemps {
+  Heap& heap;
+  std::vector<Object*> held;
+  ~TapeTemps() {
+    for (Object* o : held) {
+      if (o != nullptr) heap.Release(o);
+    }
+  }
+  Object* operator()(Object* o) {
+    held.push_back(o);
+    return o;
+  }
+};
+
 namespace {
 
 using kernels::BinaryOp;
@@ -53,28 +69,13 @@ Object* NewRef(const Object* o) {
 // NewRef of what may be null (a failed step).
 Object* Ref(const Object* o) { return o == nullptr ? nullptr : NewRef(o); }
 
-// Releases its operands: the steps chain owned temporaries.
-struct Temps {
-  Heap& heap;
-  std::vector<Object*> held;
-  ~Temps() {
-    for (Object* o : held) {
-      if (o != nullptr) heap.Release(o);
-    }
-  }
-  Object* operator()(Object* o) {
-    held.push_back(o);
-    return o;
-  }
-};
-
 // Composes a derivative out of tensor operations, each result held by
 // `t` (released with it) and null once anything failed, so that a chain
 // needs one check at its end.
 struct Ops {
   TensorContext& cx;
   Tape& tape;
-  Temps& t;
+  TapeTemps& t;
   Object* operator()(UnaryOp op, const Object* x) {
     return x == nullptr ? nullptr : t(Apply(cx, tape, op, x));
   }
@@ -143,6 +144,41 @@ Object* Spread(TensorContext& cx, Tape& tape, const Object* g, const Object* x,
   return out;
 }
 
+// For each element of x, the product of the others along `axis` (x's only
+// axis after a flattening, for a whole-tensor product): the products
+// before it times those after it, with no division, so that zeros are
+// exact.
+Object* OthersProduct(TensorContext& cx, Tape& tape, TapeTemps& t, const Object* x, int64_t axis) {
+  const int64_t n = ShapeOf(x)[static_cast<size_t>(axis)];
+  if (n == 0) return t(Filled(cx, tape, ShapeOf(x), 0.0f));
+  Shape one(ShapeOf(x).begin(), ShapeOf(x).end());
+  one[static_cast<size_t>(axis)] = 1;
+  Object* ones = t(Filled(cx, tape, one, 1.0f));
+  // The elements in reverse along the axis: index n - 1 - i.
+  Object* up = t(Arange(Sited(cx, tape), DType::kI32, 0, n));
+  Object* last = t(Full(Sited(cx, tape), DType::kI32, {}, static_cast<uint32_t>(n - 1)));
+  Object* down =
+      up == nullptr || last == nullptr ? nullptr : t(Apply(cx, tape, BinaryOp::kSub, last, up));
+  if (ones == nullptr || down == nullptr) return nullptr;
+  // The product of the elements before each: cumprod of [1, x0, ... x(n-2)].
+  auto before = [&](const Object* v) -> Object* {
+    std::vector<SubscriptItem> items(static_cast<size_t>(axis) + 1);
+    items.back().stop = n - 1;
+    Object* head = t(Subscript(Sited(cx, tape), v, items, nullptr));
+    if (head == nullptr) return nullptr;
+    const Object* parts[2] = {ones, head};
+    Object* shifted = t(Concat(Sited(cx, tape), parts, axis));
+    return shifted == nullptr ? nullptr : t(CumProd(Sited(cx, tape), shifted, axis));
+  };
+  Object* left = before(x);
+  Object* reversed = t(Take(Sited(cx, tape), x, down, axis));
+  Object* right_reversed = reversed == nullptr ? nullptr : before(reversed);
+  Object* right =
+      right_reversed == nullptr ? nullptr : t(Take(Sited(cx, tape), right_reversed, down, axis));
+  if (left == nullptr || right == nullptr) return nullptr;
+  return t(Apply(cx, tape, BinaryOp::kMul, left, right));
+}
+
 // The derivative of a reduction `op` (vm/kernels/reduce.h) of x (whole,
 // or along `axis`) whose result was z, for the result's adjoint g; var's
 // and std's ddof. A new reference, or null.
@@ -150,7 +186,7 @@ Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, cons
                        const Object* x, const Object* z, std::optional<int64_t> axis,
                        int64_t ddof) {
   using kernels::ReduceOp;
-  Temps t{cx.heap(), {}};
+  TapeTemps t{cx.heap(), {}};
   Ops o{cx, tape, t};
   Object* spread = t(Spread(cx, tape, g, x, axis));
   if (spread == nullptr) return nullptr;
@@ -178,6 +214,20 @@ Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, cons
       Object* counts = count == nullptr ? nullptr : t(Spread(cx, tape, count, x, axis));
       return Ref(o(BinaryOp::kMul, o(BinaryOp::kDiv, spread, counts), ones));
     }
+    case ReduceOp::kProd: {
+      // g times the product of the other elements.
+      if (!axis) {
+        const int64_t flat[1] = {SizeOf(x)};
+        Object* line = t(Reshape(Sited(cx, tape), TensorArg{const_cast<Object*>(x), false}, flat));
+        Object* others = line == nullptr ? nullptr : OthersProduct(cx, tape, t, line, 0);
+        Object* shaped = others == nullptr
+                             ? nullptr
+                             : t(Reshape(Sited(cx, tape), TensorArg{others, false}, ShapeOf(x)));
+        return Ref(o(BinaryOp::kMul, spread, shaped));
+      }
+      const int64_t a = *axis < 0 ? *axis + RankOf(x) : *axis;
+      return Ref(o(BinaryOp::kMul, spread, OthersProduct(cx, tape, t, x, a)));
+    }
     case ReduceOp::kVar:
     case ReduceOp::kStd: {
       // var: g * 2 (x - mean) / (n - ddof); std: that over 2 std = g (x -
@@ -199,7 +249,7 @@ Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, cons
 
 // A bool [n, n] mask of the elements (i, j) with cmp(i, j): kGe for the
 // lower triangle, kEq for the diagonal...
-Object* TriangleMask(TensorContext& cx, Tape& tape, Temps& t, int64_t n, BinaryOp cmp) {
+Object* TriangleMask(TensorContext& cx, Tape& tape, TapeTemps& t, int64_t n, BinaryOp cmp) {
   Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, n));
   if (range == nullptr) return nullptr;
   const int64_t col[2] = {n, 1}, row[2] = {1, n};
@@ -211,7 +261,7 @@ Object* TriangleMask(TensorContext& cx, Tape& tape, Temps& t, int64_t n, BinaryO
 
 // g (of the selection's shape) added into zeros of x's shape at
 // `positions` (i32, of g's shape: the flat index each element came from).
-Object* ScatterBack(TensorContext& cx, Tape& tape, Temps& t, const Object* g, const Object* x,
+Object* ScatterBack(TensorContext& cx, Tape& tape, TapeTemps& t, const Object* g, const Object* x,
                     const Object* positions) {
   if (positions == nullptr) return nullptr;
   const int64_t flat[1] = {-1};
@@ -230,7 +280,7 @@ Object* ScatterBack(TensorContext& cx, Tape& tape, Temps& t, const Object* g, co
 }
 
 // Each element's flat index, in x's shape (i32).
-Object* Positions(TensorContext& cx, Tape& tape, Temps& t, const Object* x) {
+Object* Positions(TensorContext& cx, Tape& tape, TapeTemps& t, const Object* x) {
   Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, SizeOf(x)));
   return range == nullptr ? nullptr
                           : t(Reshape(Sited(cx, tape), TensorArg{range, false}, ShapeOf(x)));
@@ -264,9 +314,88 @@ bool Tape::SeedTensor(uint32_t node, const Object* result, TensorContext& cx) {
   return AddTensorAdjoint(node, Filled(cx, *this, ShapeOf(result), 1.0f), cx);
 }
 
+bool Tape::UpdateStep(const Entry& e, const Object* g, TensorContext& cx, TapeTemps& t) {
+  Ops o{cx, *this, t};
+  const bool set = e.rule == GradRule::kTensorNative_t_set_int ||
+                   e.rule == GradRule::kTensorNative_t_set_tuple ||
+                   e.rule == GradRule::kTensorNative_t_set_take ||
+                   e.rule == GradRule::kTensorNative_t_set_mask;
+  // The flat positions the update wrote, selected from x's positions as the
+  // update selected x's elements (the indexed shape).
+  Object* at = Positions(cx, *this, t, e.a);
+  if (at == nullptr) return false;
+  Object* written = nullptr;
+  switch (e.rule) {
+    case GradRule::kTensorNative_t_set_int:
+    case GradRule::kTensorNative_t_add_at_int: {
+      const int64_t axis = e.aux2 < 0 ? e.aux2 + RankOf(e.a) : e.aux2;
+      std::vector<SubscriptItem> items(static_cast<size_t>(axis) + 1);
+      items.back() = {SubscriptItem::kIndex, e.aux, INT64_MAX, 1};
+      written = t(Subscript(Sited(cx), at, items, nullptr));
+      break;
+    }
+    case GradRule::kTensorNative_t_set_tuple:
+    case GradRule::kTensorNative_t_add_at_tuple: {
+      std::vector<SubscriptItem> items;
+      for (uint64_t k = 0; k < e.c->length; ++k) {
+        items.push_back({SubscriptItem::kIndex, AsInt(Slots(e.c)[k]), INT64_MAX, 1});
+      }
+      written = t(Subscript(Sited(cx), at, items, nullptr));
+      break;
+    }
+    case GradRule::kTensorNative_t_set_take:
+    case GradRule::kTensorNative_t_add_at_take:
+      written = t(Take(Sited(cx), at, e.c, e.aux2));
+      break;
+    default:
+      written = t(MaskSelect(Sited(cx), at, e.c));
+      break;
+  }
+  if (written == nullptr) return false;
+  const int64_t flat[1] = {-1};
+  Object* where = t(Reshape(Sited(cx), TensorArg{written, false}, flat));
+  Object* g_flat = t(Reshape(Sited(cx), TensorArg{const_cast<Object*>(g), false}, flat));
+  if (where == nullptr || g_flat == nullptr) return false;
+  // v's share: g at each written position (for `set`, where that element
+  // wrote last), summed back over v's broadcast.
+  if (e.in1 != 0) {
+    Object* picked = t(Take(Sited(cx), g_flat, where, 0));
+    if (picked != nullptr && set) {
+      // The last writer of each position: the element indices written in
+      // order into -1s, and an element keeps its share where it is the one.
+      const int64_t size[1] = {SizeOf(e.a)};
+      Object* owners = Sited(cx).New(DType::kI32, size);
+      if (owners == nullptr) return false;
+      std::fill_n(ElementsOf<int32_t>(owners), SizeOf(e.a), -1);
+      Object* order = t(Arange(Sited(cx), DType::kI32, 0, SizeOf(where)));
+      Object* last =
+          order == nullptr
+              ? (cx.heap().Release(owners), nullptr)
+              : t(UpdateTake(Sited(cx), kernels::ScatterOp::kSet, Owned{owners}, where, 0, order));
+      Object* owner = last == nullptr ? nullptr : t(Take(Sited(cx), last, where, 0));
+      picked = o.Select(o(BinaryOp::kEq, owner, order), picked, o(0.0f));
+    }
+    Object* shaped = picked == nullptr
+                         ? nullptr
+                         : t(Reshape(Sited(cx), TensorArg{picked, false}, ShapeOf(written)));
+    if (shaped == nullptr || !AddTensorAdjoint(e.in1, SumTo(cx, *this, shaped, ShapeOf(e.b)), cx)) {
+      return false;
+    }
+  }
+  // x's share: g, but (for `set`) nothing where the update wrote.
+  if (e.in0 == 0) return true;
+  if (!set) return AddTensorAdjoint(e.in0, NewRef(g), cx);
+  Object* zero = o(0.0f);
+  Object* copy = zero == nullptr ? nullptr : Reshape(Sited(cx), TensorArg{g_flat, false}, flat);
+  if (copy == nullptr) return false;
+  Object* cleared = t(UpdateTake(Sited(cx), kernels::ScatterOp::kSet, Owned{copy}, where, 0, zero));
+  return cleared != nullptr &&
+         AddTensorAdjoint(e.in0, Reshape(Sited(cx), TensorArg{cleared, false}, ShapeOf(e.a)), cx);
+}
+
 bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
   Heap& heap = cx.heap();
-  Temps t{heap, {}};
+  TapeTemps t{heap, {}};
   // A Float's adjoint (t_item's result), or a tensor's.
   const Object* g = is_tensor_[out] ? tensor_adjoints_[out] : nullptr;
   auto to_a = [&](Object* d) { return AddTensorAdjoint(e.in0, d, cx); };
@@ -491,13 +620,40 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       Object* picked = at == nullptr ? nullptr : t(Subscript(Sited(cx), at, items, e.c));
       return to_a(ScatterBack(cx, *this, t, g, e.a, picked));
     }
+    case GradRule::kTensorNative_t_set_int:
+    case GradRule::kTensorNative_t_set_tuple:
+    case GradRule::kTensorNative_t_set_take:
+    case GradRule::kTensorNative_t_set_mask:
+    case GradRule::kTensorNative_t_add_at_int:
+    case GradRule::kTensorNative_t_add_at_tuple:
+    case GradRule::kTensorNative_t_add_at_take:
+    case GradRule::kTensorNative_t_add_at_mask:
+      return UpdateStep(e, g, cx, t);
     case GradRule::kTensorNative_t_mask_select: {
       Object* at = Positions(cx, *this, t, e.a);
       Object* picked = at == nullptr ? nullptr : t(MaskSelect(Sited(cx), at, e.b));
       return to_a(ScatterBack(cx, *this, t, g, e.a, picked));
     }
-    case GradRule::kTensorNative_t_sort:
-      return to_a(ScatterBack(cx, *this, t, g, e.a, t(ArgSort(Sited(cx), e.a, 0))));
+    case GradRule::kTensorNative_t_sort: {
+      // Element k of a lane came from position argsort[k] of that lane:
+      // its flat index is the lane's base plus argsort[k] strides.
+      const int64_t axis = e.aux < 0 ? e.aux + RankOf(e.a) : e.aux;
+      const int64_t n = ShapeOf(e.a)[static_cast<size_t>(axis)];
+      int64_t stride = 1;
+      for (int64_t k = axis + 1; k < RankOf(e.a); ++k)
+        stride *= ShapeOf(e.a)[static_cast<size_t>(k)];
+      Shape along(static_cast<size_t>(RankOf(e.a)), 1);
+      along[static_cast<size_t>(axis)] = n;
+      Object* step = t(Full(Sited(cx), DType::kI32, {}, static_cast<uint32_t>(stride)));
+      Object* range = t(Arange(Sited(cx), DType::kI32, 0, n));
+      Object* index =
+          range == nullptr ? nullptr : t(Reshape(Sited(cx), TensorArg{range, false}, along));
+      Object* base =
+          o(BinaryOp::kSub, Positions(cx, *this, t, e.a), o(BinaryOp::kMul, index, step));
+      Object* order = t(ArgSort(Sited(cx), e.a, axis));
+      return to_a(ScatterBack(cx, *this, t, g, e.a,
+                              o(BinaryOp::kAdd, base, o(BinaryOp::kMul, order, step))));
+    }
     case GradRule::kTensorNative_t_roll:
     case GradRule::kTensorNative_t_roll_axis: {
       // Rolled back by the same shift, reduced first so that it negates.

@@ -162,6 +162,11 @@ double Weighted(const Matrix& m, int rows, int cols) {
 }
 constexpr const char* kWeights3 = "tensor([[1.0, 0.5, 0.0], [2.0, 1.5, 1.0], [3.0, 2.5, 2.0]])";
 
+// The weights the update and sort cases multiply a [2, 3] result by: every
+// element counts differently.
+#define W23 "tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])"
+double W(int i, int j) { return 1 + 3 * i + j; }
+
 const std::map<std::string, TensorCase>& TensorCases() {
   static const auto* cases = new std::map<std::string, TensorCase>{
       {"ADD_T",
@@ -639,6 +644,127 @@ const std::map<std::string, TensorCase>& TensorCases() {
           }
           return Weighted(l, 3, 3);
         }}},
+      {"t_reduce prod",
+       {"item(prod(t)) + item(sum(prod(t, axis: 0) * u)) + "
+        "item(prod(t * tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0]])))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double all = 1, zeroed = 1, s = 0;
+          for (size_t i = 0; i < t.size(); ++i) {
+            all *= t[i];
+            zeroed *= i == 1 ? 0.0 : t[i];
+          }
+          for (int j = 0; j < 3; ++j) s += t[j] * t[3 + j] * u[j];
+          return all + s + zeroed;
+        }}},
+      {"t_sort axis",
+       {"item(sum(sort(t * tensor([[1.0, -1.0, 0.5], [-0.5, 2.0, -2.0]]), axis: 0) * " W23 ")) + "
+        "item(sum(sort(t * tensor([[1.0, -1.0, 0.5], [-0.5, 2.0, -2.0]]), axis: 1) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>&) {
+          const double m[6] = {1, -1, 0.5, -0.5, 2, -2};
+          double v[6];
+          for (int i = 0; i < 6; ++i) v[i] = t[i] * m[i];
+          double s = 0;
+          for (int j = 0; j < 3; ++j) {
+            s += std::min(v[j], v[3 + j]) * W(0, j) + std::max(v[j], v[3 + j]) * W(1, j);
+          }
+          for (int i = 0; i < 2; ++i) {
+            std::vector<double> row(v + i * 3, v + i * 3 + 3);
+            std::sort(row.begin(), row.end());
+            for (int j = 0; j < 3; ++j) s += row[j] * W(i, j);
+          }
+          return s;
+        }}},
+      {"t_set_int",
+       {"item(sum(set(t, 1, u * u) * " W23 ")) + item(sum(set(t, 2, u[0] * 5.0, axis: 1) * " W23
+        "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int j = 0; j < 3; ++j) s += t[j] * W(0, j) + u[j] * u[j] * W(1, j);
+          for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) s += t[i * 3 + j] * W(i, j);
+            s += 5 * u[0] * W(i, 2);
+          }
+          return s;
+        }}},
+      {"t_set_tuple",
+       {"item(sum(set(t, (0, 1), item(u[2]) * 3.0) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += (i == 1 ? 3 * u[2] : t[i]) * W(i / 3, i % 3);
+          return s;
+        }}},
+      {"t_set_take",
+       {"item(sum(set(t, tensor([2, 0, 2]), reshape(u, [1, 3]) * 2.0, axis: 1) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          // Column 2 is written twice: the second write (u2) stays.
+          double s = 0;
+          for (int i = 0; i < 2; ++i) {
+            s += 2 * u[1] * W(i, 0) + t[i * 3 + 1] * W(i, 1) + 2 * u[2] * W(i, 2);
+          }
+          return s;
+        }}},
+      {"t_set_mask",
+       {"item(sum(set(t, t > 1.0, u[1] * 2.0) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) {
+            s += (t[i] > 1.0 ? 2 * u[1] : t[i]) * W(i / 3, i % 3);
+          }
+          return s;
+        }}},
+      {"t_add_at_int",
+       {"item(sum(add_at(t, 0, u * t[1]) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += t[i] * W(i / 3, i % 3);
+          for (int j = 0; j < 3; ++j) s += u[j] * t[3 + j] * W(0, j);
+          return s;
+        }}},
+      {"t_add_at_tuple",
+       {"item(sum(add_at(t, (1, 2), item(u[0]) * item(u[1])) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = u[0] * u[1] * W(1, 2);
+          for (int i = 0; i < 6; ++i) s += t[i] * W(i / 3, i % 3);
+          return s;
+        }}},
+      {"t_add_at_take",
+       {"item(sum(add_at(t, tensor([1, 1, 0]), reshape(u, [1, 3]), axis: 1) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          // A repeated index accumulates: column 1 gets u0 + u1.
+          double s = 0;
+          for (int i = 0; i < 6; ++i) s += t[i] * W(i / 3, i % 3);
+          for (int i = 0; i < 2; ++i) s += (u[0] + u[1]) * W(i, 1) + u[2] * W(i, 0);
+          return s;
+        }}},
+      {"t_add_at_mask",
+       {"item(sum(add_at(t, t < 1.0, u[2]) * " W23 "))",
+        {2, 3},
+        {3},
+        [](const std::vector<double>& t, const std::vector<double>& u) {
+          double s = 0;
+          for (int i = 0; i < 6; ++i) {
+            s += (t[i] + (t[i] < 1.0 ? u[2] : 0.0)) * W(i / 3, i % 3);
+          }
+          return s;
+        }}},
       {"t_reduce_axis",
        {"item(sum(mean(t * t, axis: 0) * u)) + item(sum(sum(t, axis: 1)))",
         {2, 3},
@@ -654,6 +780,8 @@ const std::map<std::string, TensorCase>& TensorCases() {
   };
   return *cases;
 }
+
+#undef W23
 
 std::vector<std::string> RuleNames() {
   return {
