@@ -37,16 +37,30 @@ GradRule GradRuleOfNative(std::string_view name) {
 #define ALEA_GRAD_ZERO_NATIVE(name) rules->emplace(#name, GradRule::kZero);
 #define ALEA_GRAD_CARRY_NATIVE(name) rules->emplace(#name, GradRule::kCarry);
 #define ALEA_GRAD_TENSOR_NATIVE(name) rules->emplace(#name, GradRule::kTensorNative_##name);
+#define ALEA_GRAD_NO_RULE(name) rules->emplace(#name, GradRule::kNone);
 #include "vm/grad_rules.def"
 #undef ALEA_GRAD_OP
 #undef ALEA_GRAD_NATIVE
 #undef ALEA_GRAD_ZERO_NATIVE
 #undef ALEA_GRAD_CARRY_NATIVE
 #undef ALEA_GRAD_TENSOR_NATIVE
+#undef ALEA_GRAD_NO_RULE
     return rules;
   }();
-  auto it = kRules->find(name);
-  return it == kRules->end() ? GradRule::kNone : it->second;
+  static constexpr std::string_view kZeroFamilies[] = {
+#define ALEA_GRAD_OP(name, dx, dy)
+#define ALEA_GRAD_NATIVE(name, dx, dy)
+#define ALEA_GRAD_ZERO_FAMILY(prefix) #prefix,
+#include "vm/grad_rules.def"
+#undef ALEA_GRAD_OP
+#undef ALEA_GRAD_NATIVE
+#undef ALEA_GRAD_ZERO_FAMILY
+  };
+  if (auto it = kRules->find(name); it != kRules->end()) return it->second;
+  for (std::string_view prefix : kZeroFamilies) {
+    if (name.substr(0, prefix.size()) == prefix) return GradRule::kZero;
+  }
+  return GradRule::kNone;
 }
 
 bool IsTensorRule(GradRule rule) {
