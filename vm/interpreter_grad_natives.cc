@@ -5,6 +5,7 @@
 // reads what carries a derivative.
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +97,35 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       }
       return parts(std::move(list));
     }
+    case GradRule::kTensorNative_t_tensor: {
+      // One part per Float that carries a derivative, at its row-major
+      // position.
+      std::vector<TapePost::Part> list;
+      int64_t flat = 0;
+      std::function<void(const Object*, int)> walk = [&](const Object* xs, int depth) {
+        if (xs->kind != ObjKind::kArray || depth > 64) return;
+        if (xs->elements_are_refs) {
+          for (uint64_t i = 0; i < xs->length; ++i) walk(AsObject(Slots(xs)[i]), depth + 1);
+          return;
+        }
+        for (uint64_t i = 0; i < xs->length; ++i, ++flat) {
+          const uint32_t node = tape.Slot(xs, static_cast<uint32_t>(i));
+          if (node != 0) list.push_back({node, nullptr, nullptr, flat, 0});
+        }
+      };
+      walk(AsObject(r[arg]), 0);
+      return parts(std::move(list));
+    }
+    case GradRule::kTensorNative_t_full_f:
+    case GradRule::kTensorNative_t_linspace: {
+      // Float operands, by their registers' nodes: full's value (arg 1);
+      // linspace's ends (args 0 and 1).
+      const bool full = rule == GradRule::kTensorNative_t_full_f;
+      const uint32_t in0 = s[full ? arg + 1 : arg];
+      const uint32_t in1 = full ? 0 : s[arg + 1];
+      if (in0 == 0 && in1 == 0) return untracked();
+      return TapeTensorOp(rule, ins, in0, in1, nullptr, nullptr, 0, 0, false);
+    }
     case GradRule::kTensorNative_t_concat:
     case GradRule::kTensorNative_t_stack: {
       // One part per tensor of the array: its place along the axis (concat:
@@ -133,19 +163,12 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       y = AsObject(r[arg + 1]);
       if (rule == GradRule::kTensorNative_t_matmul_t) aux = AsInt(r[arg + 2]);
       in1 = tape.Slot(y, 0);
-      if ((in0 != 0 || in1 != 0) &&
-          (RankOf(x) < 1 || RankOf(x) > 2 || RankOf(y) < 1 || RankOf(y) > 2)) {
-        return fail("`@` of other than matrices and vectors");
-      }
-      if ((in0 != 0 || in1 != 0) && rule == GradRule::kTensorNative_t_matmul_t &&
-          (RankOf(x) != 2 || RankOf(y) != 2)) {
-        return fail("`@` of a `transpose` and a vector");
-      }
       break;
     case GradRule::kTensorNative_t_item:
     case GradRule::kTensorNative_t_reshape:
     case GradRule::kTensorNative_t_transpose:
     case GradRule::kTensorNative_t_cumsum:
+    case GradRule::kTensorNative_t_cumprod:
     case GradRule::kTensorNative_t_inv:
     case GradRule::kTensorNative_t_det:
     case GradRule::kTensorNative_t_cholesky:
@@ -155,6 +178,7 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       if (AsInt(r[arg + 1]) != static_cast<int64_t>(DType::kF32)) return untracked();
       break;
     case GradRule::kTensorNative_t_cumsum_axis:
+    case GradRule::kTensorNative_t_cumprod_axis:
     case GradRule::kTensorNative_t_roll:
       aux = AsInt(r[arg + 1]);
       break;
@@ -202,6 +226,13 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
         aux2 = AsInt(r[arg + 3]);
       }
       break;
+    case GradRule::kTensorNative_t_bincount_weights: {
+      // bincount(idx, length, weights): the weights' node, idx kept.
+      Object* weights = AsObject(r[arg + 2]);
+      const uint32_t node = tape.Slot(weights, 0);
+      if (node == 0) return untracked();
+      return TapeTensorOp(rule, ins, node, 0, weights, x, 0, 0, false);
+    }
     case GradRule::kTensorNative_t_solve:
     case GradRule::kTensorNative_t_solve_triangular:
       y = AsObject(r[arg + 1]);
@@ -251,7 +282,7 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       break;
   }
   // The backward steps that select by the elements' positions number them
-  // in i32; the linear algebra rules take one matrix.
+  // in i32.
   switch (rule) {
     case GradRule::kTensorNative_t_subscript:
     case GradRule::kTensorNative_t_mask_select:
@@ -266,15 +297,6 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
     case GradRule::kTensorNative_t_add_at_mask:
       if ((in0 != 0 || in1 != 0) && SizeOf(x) > INT32_MAX) {
         return fail("selecting from a tensor this large");
-      }
-      break;
-    case GradRule::kTensorNative_t_inv:
-    case GradRule::kTensorNative_t_det:
-    case GradRule::kTensorNative_t_cholesky:
-    case GradRule::kTensorNative_t_solve:
-    case GradRule::kTensorNative_t_solve_triangular:
-      if ((in0 != 0 || in1 != 0) && RankOf(x) != 2) {
-        return fail("linear algebra of other than one matrix");
       }
       break;
     default:

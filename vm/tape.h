@@ -129,6 +129,8 @@ class Tape {
   bool TensorStep(const Entry& e, uint32_t out, TensorContext& cx);
   // TensorStep of `set` and `add_at` (t: the step's temporaries).
   bool UpdateStep(const Entry& e, const Object* g, TensorContext& cx, TapeTemps& t);
+  // TensorStep of `@` and linear algebra (tape_matrices.cc).
+  bool MatrixStep(const Entry& e, const Object* g, TensorContext& cx, TapeTemps& t);
   bool AddTensorAdjoint(uint32_t node, Object* d, TensorContext& cx);  // takes d
   bool SeedTensor(uint32_t node, const Object* result, TensorContext& cx);
   // `cx` making its next tensor at NextSite().

@@ -10,139 +10,26 @@
 #include "vm/kernels/scatter.h"
 #include "vm/random_draw.h"
 #include "vm/tape.h"
+#include "vm/tape_ops.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
 
 namespace alea::vm {
-
-// Releases its operands: the steps chain owned temporaries.
-struct TapeTemps {
-  Heap& heap;
-  std::vector<Object*> held;
-  ~TapeTemps() {
-    for (Object* o : held) {
-      if (o != nullptr) heap.Release(o);
-    }
-  }
-  Object* operator()(Object* o) {
-    held.push_back(o);
-    return o;
-  }
-};
-
 namespace {
 
+using grad_ops::Apply;
+using grad_ops::Filled;
+using grad_ops::NewRef;
+using grad_ops::Ops;
+using grad_ops::Positions;
+using grad_ops::Ref;
+using grad_ops::Scalar;
+using grad_ops::ScatterBack;
+using grad_ops::Sited;
+using grad_ops::Spread;
+using grad_ops::SumTo;
 using kernels::BinaryOp;
 using kernels::UnaryOp;
-
-// Each helper takes nothing it is given (borrowed operands) and returns an
-// owned tensor, or null when the context failed.
-// Each result takes the tape's next output-buffer site (Tape::NextSite).
-Object* Apply(TensorContext& cx, Tape& tape, BinaryOp op, const Object* a, const Object* b) {
-  cx.set_site(tape.NextSite());
-  return Binary(cx, op, TensorArg{const_cast<Object*>(a), false},
-                TensorArg{const_cast<Object*>(b), false});
-}
-Object* Apply(TensorContext& cx, Tape& tape, UnaryOp op, const Object* x) {
-  cx.set_site(tape.NextSite());
-  return Unary(cx, op, TensorArg{const_cast<Object*>(x), false});
-}
-// A new f32 tensor of `shape` with every element `v`.
-Object* Filled(TensorContext& cx, Tape& tape, absl::Span<const int64_t> shape, float v) {
-  cx.set_site(tape.NextSite());
-  return Full(cx, DType::kF32, shape, std::bit_cast<uint32_t>(v));
-}
-Object* Scalar(TensorContext& cx, Tape& tape, float v) { return Filled(cx, tape, {}, v); }
-// `cx` making its next tensor at the tape's next site.
-TensorContext& Sited(TensorContext& cx, Tape& tape) {
-  cx.set_site(tape.NextSite());
-  return cx;
-}
-// Another reference to `o`: an operand an operation takes, or an adjoint
-// handed on as it is.
-Object* NewRef(const Object* o) {
-  Object* held = const_cast<Object*>(o);
-  ++held->refcount;
-  return held;
-}
-
-// NewRef of what may be null (a failed step).
-Object* Ref(const Object* o) { return o == nullptr ? nullptr : NewRef(o); }
-
-// Composes a derivative out of tensor operations, each result held by
-// `t` (released with it) and null once anything failed, so that a chain
-// needs one check at its end.
-struct Ops {
-  TensorContext& cx;
-  Tape& tape;
-  TapeTemps& t;
-  Object* operator()(UnaryOp op, const Object* x) {
-    return x == nullptr ? nullptr : t(Apply(cx, tape, op, x));
-  }
-  Object* operator()(BinaryOp op, const Object* a, const Object* b) {
-    return a == nullptr || b == nullptr ? nullptr : t(Apply(cx, tape, op, a, b));
-  }
-  Object* operator()(float v) { return t(Scalar(cx, tape, v)); }
-  // where(mask, a, b)
-  Object* Select(const Object* mask, const Object* a, const Object* b) {
-    if (mask == nullptr || a == nullptr || b == nullptr) return nullptr;
-    cx.set_site(tape.NextSite());
-    return t(Where(cx, mask, a, b));
-  }
-};
-
-// `g` (of the broadcast shape) summed back to `shape`: over the leading
-// axes `shape` lacks and the axes where it has 1 (NumPy's broadcasting
-// undone, as JAX's `_unbroadcast`). Returns a new reference.
-Object* SumTo(TensorContext& cx, Tape& tape, const Object* g, absl::Span<const int64_t> shape) {
-  Heap& heap = cx.heap();
-  Object* cur = NewRef(g);
-  while (RankOf(cur) > static_cast<int>(shape.size())) {
-    cx.set_site(tape.NextSite());
-    Object* next = Reduce(cx, kernels::ReduceOp::kSum, cur, int64_t{0});
-    heap.Release(cur);
-    if (next == nullptr) return nullptr;
-    cur = next;
-  }
-  for (size_t axis = 0; axis < shape.size(); ++axis) {
-    if (shape[axis] != 1 || ShapeOf(cur)[axis] == 1) continue;
-    cx.set_site(tape.NextSite());
-    Object* summed = Reduce(cx, kernels::ReduceOp::kSum, cur, static_cast<int64_t>(axis));
-    heap.Release(cur);
-    if (summed == nullptr) return nullptr;
-    Shape kept(ShapeOf(summed).begin(), ShapeOf(summed).end());
-    kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(axis), 1);
-    cx.set_site(tape.NextSite());
-    cur = Reshape(cx, TensorArg{summed, true}, kept);
-    if (cur == nullptr) return nullptr;
-  }
-  return cur;
-}
-
-// `g` (the reduction's result) spread back over `x`'s shape: along `axis`
-// (the axis it removed), or everywhere when the whole tensor was reduced.
-Object* Spread(TensorContext& cx, Tape& tape, const Object* g, const Object* x,
-               std::optional<int64_t> axis) {
-  Heap& heap = cx.heap();
-  Object* zeros = Filled(cx, tape, ShapeOf(x), 0.0f);
-  if (zeros == nullptr) return nullptr;
-  Object* shaped = NewRef(g);
-  if (axis) {
-    Shape kept(ShapeOf(g).begin(), ShapeOf(g).end());
-    int64_t a = *axis < 0 ? *axis + RankOf(x) : *axis;
-    kept.insert(kept.begin() + a, 1);
-    cx.set_site(tape.NextSite());
-    shaped = Reshape(cx, TensorArg{shaped, true}, kept);
-    if (shaped == nullptr) {
-      heap.Release(zeros);
-      return nullptr;
-    }
-  }
-  Object* out = Apply(cx, tape, BinaryOp::kAdd, zeros, shaped);
-  heap.Release(zeros);
-  heap.Release(shaped);
-  return out;
-}
 
 // For each element of x, the product of the others along `axis` (x's only
 // axis after a flattening, for a whole-tensor product): the products
@@ -246,46 +133,6 @@ Object* ReduceBackward(TensorContext& cx, Tape& tape, kernels::ReduceOp op, cons
       return nullptr;
   }
 }
-
-// A bool [n, n] mask of the elements (i, j) with cmp(i, j): kGe for the
-// lower triangle, kEq for the diagonal...
-Object* TriangleMask(TensorContext& cx, Tape& tape, TapeTemps& t, int64_t n, BinaryOp cmp) {
-  Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, n));
-  if (range == nullptr) return nullptr;
-  const int64_t col[2] = {n, 1}, row[2] = {1, n};
-  Object* rows = t(Reshape(Sited(cx, tape), TensorArg{range, false}, col));
-  Object* cols = t(Reshape(Sited(cx, tape), TensorArg{range, false}, row));
-  if (rows == nullptr || cols == nullptr) return nullptr;
-  return t(Apply(cx, tape, cmp, rows, cols));
-}
-
-// g (of the selection's shape) added into zeros of x's shape at
-// `positions` (i32, of g's shape: the flat index each element came from).
-Object* ScatterBack(TensorContext& cx, Tape& tape, TapeTemps& t, const Object* g, const Object* x,
-                    const Object* positions) {
-  if (positions == nullptr) return nullptr;
-  const int64_t flat[1] = {-1};
-  const int64_t size[1] = {SizeOf(x)};
-  Object* zeros = Filled(cx, tape, size, 0.0f);
-  Object* where =
-      t(Reshape(Sited(cx, tape), TensorArg{const_cast<Object*>(positions), false}, flat));
-  Object* values = t(Reshape(Sited(cx, tape), TensorArg{const_cast<Object*>(g), false}, flat));
-  if (zeros == nullptr || where == nullptr || values == nullptr) {
-    if (zeros != nullptr) cx.heap().Release(zeros);
-    return nullptr;
-  }
-  Object* d =
-      t(UpdateTake(Sited(cx, tape), kernels::ScatterOp::kAdd, Owned{zeros}, where, 0, values));
-  return d == nullptr ? nullptr : Reshape(Sited(cx, tape), TensorArg{NewRef(d), true}, ShapeOf(x));
-}
-
-// Each element's flat index, in x's shape (i32).
-Object* Positions(TensorContext& cx, Tape& tape, TapeTemps& t, const Object* x) {
-  Object* range = t(Arange(Sited(cx, tape), DType::kI32, 0, SizeOf(x)));
-  return range == nullptr ? nullptr
-                          : t(Reshape(Sited(cx, tape), TensorArg{range, false}, ShapeOf(x)));
-}
-
 }  // namespace
 
 TensorContext& Tape::Sited(TensorContext& cx) {
@@ -502,49 +349,6 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
     }
     case GradRule::kTensorNative_t_transpose:
       return to_a(Transpose(Sited(cx), g));
-    case GradRule::kTensorNative_t_matmul: {
-      // Matrices: da = g @ b^T, db = a^T @ g. A vector operand is a matrix
-      // of one row (on the left) or one column (on the right), and its
-      // gradient is reshaped back.
-      const Object* ma = e.a;
-      const Object* mb = e.b;
-      const Object* mg = g;
-      if (RankOf(e.a) == 1 || RankOf(e.b) == 1) {
-        const int64_t rows = RankOf(e.a) == 1 ? 1 : ShapeOf(e.a)[0];
-        const int64_t cols = RankOf(e.b) == 1 ? 1 : ShapeOf(e.b)[1];
-        const int64_t a_shape[2] = {rows, ShapeOf(e.a)[RankOf(e.a) - 1]};
-        const int64_t b_shape[2] = {ShapeOf(e.b)[0], cols};
-        const int64_t g_shape[2] = {rows, cols};
-        ma = t(Reshape(Sited(cx), TensorArg{e.a, false}, a_shape));
-        mb = t(Reshape(Sited(cx), TensorArg{e.b, false}, b_shape));
-        mg = t(Reshape(Sited(cx), TensorArg{const_cast<Object*>(g), false}, g_shape));
-        if (ma == nullptr || mb == nullptr || mg == nullptr) return false;
-      }
-      auto back = [&](Object* d, const Object* like) {
-        return d == nullptr || RankOf(like) == 2
-                   ? d
-                   : Reshape(Sited(cx), TensorArg{d, true}, ShapeOf(like));
-      };
-      bool ok = true;
-      if (e.in0 != 0) ok = to_a(back(MatMulTransposed(Sited(cx), mg, false, mb, true), e.a));
-      if (ok && e.in1 != 0) ok = to_b(back(MatMulTransposed(Sited(cx), ma, true, mg, false), e.b));
-      return ok;
-    }
-    case GradRule::kTensorNative_t_matmul_t: {
-      // z = X @ Y with X = x or x^T (bit 0), Y = y or y^T (bit 1):
-      // dX = g @ Y^T and dY = X^T @ g, transposed back where x or y was.
-      const bool xt = (e.aux & 1) != 0, yt = (e.aux & 2) != 0;
-      bool ok = true;
-      if (e.in0 != 0) {
-        ok = to_a(xt ? MatMulTransposed(Sited(cx), e.b, yt, g, true)
-                     : MatMulTransposed(Sited(cx), g, false, e.b, !yt));
-      }
-      if (ok && e.in1 != 0) {
-        ok = to_b(yt ? MatMulTransposed(Sited(cx), g, true, e.a, xt)
-                     : MatMulTransposed(Sited(cx), e.a, !xt, g, false));
-      }
-      return ok;
-    }
     case GradRule::kTensorNative_t_reduce:
     case GradRule::kTensorNative_t_reduce_axis:
     case GradRule::kTensorNative_t_reduce_ddof:
@@ -677,69 +481,81 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       if (d == nullptr) return false;
       return to_a(whole ? Reshape(Sited(cx), TensorArg{NewRef(d), true}, ShapeOf(e.a)) : Ref(d));
     }
-    case GradRule::kTensorNative_t_inv: {
-      // -Z^T g Z^T
-      Object* left = t(MatMulTransposed(Sited(cx), e.out, true, g, false));
-      Object* d =
-          left == nullptr ? nullptr : t(MatMulTransposed(Sited(cx), left, false, e.out, true));
-      return chain(o(UnaryOp::kNeg, d));
-    }
-    case GradRule::kTensorNative_t_det: {
-      // g z inv(a)^T
-      Object* inv = t(Inv(Sited(cx), e.a));
-      Object* inv_t = inv == nullptr ? nullptr : t(Transpose(Sited(cx), inv));
-      return chain(o(BinaryOp::kMul, inv_t, o(BinaryOp::kMul, g, e.out)));
-    }
+    case GradRule::kTensorNative_t_matmul:
+    case GradRule::kTensorNative_t_matmul_t:
+    case GradRule::kTensorNative_t_inv:
+    case GradRule::kTensorNative_t_det:
+    case GradRule::kTensorNative_t_cholesky:
     case GradRule::kTensorNative_t_solve:
-    case GradRule::kTensorNative_t_solve_triangular: {
-      // x = a^-1 b: db = a^-T g, da = -db x^T (within the triangle read).
-      const bool triangular = e.rule == GradRule::kTensorNative_t_solve_triangular;
-      const bool lower = e.aux != 0;
-      Object* a_t = t(Transpose(Sited(cx), e.a));
-      Object* db = a_t == nullptr ? nullptr
-                   : triangular   ? t(SolveTriangular(Sited(cx), a_t, g, !lower))
-                                  : t(Solve(Sited(cx), a_t, g));
-      if (db == nullptr) return false;
-      if (e.in1 != 0 && !to_b(NewRef(db))) return false;
-      if (e.in0 == 0) return true;
-      Object* outer = nullptr;
-      if (RankOf(e.out) == 1) {
-        const int64_t n = ShapeOf(e.out)[0];
-        const int64_t col[2] = {n, 1}, row[2] = {1, n};
-        Object* dcol = t(Reshape(Sited(cx), TensorArg{db, false}, col));
-        Object* xrow = t(Reshape(Sited(cx), TensorArg{e.out, false}, row));
-        outer = o(BinaryOp::kMul, dcol, xrow);
-      } else {
-        outer = t(MatMulTransposed(Sited(cx), db, false, e.out, true));
+    case GradRule::kTensorNative_t_solve_triangular:
+      return MatrixStep(e, g, cx, t);
+    case GradRule::kTensorNative_t_cumprod:
+    case GradRule::kTensorNative_t_cumprod_axis: {
+      // y_i = x_0 ... x_i: x_k's gradient is L_k S_k, L_k the product of
+      // the elements before it and S_k = g_k + x_(k+1) S_(k+1) from the
+      // lane's end (no division: zeros are exact), in double, lane by lane
+      // in index order.
+      const bool whole = e.rule == GradRule::kTensorNative_t_cumprod;
+      const int64_t size = SizeOf(e.a);
+      int64_t n = size, inner = 1;
+      if (!whole) {
+        const int64_t axis = e.aux < 0 ? e.aux + RankOf(e.a) : e.aux;
+        n = ShapeOf(e.a)[static_cast<size_t>(axis)];
+        for (int64_t k = axis + 1; k < RankOf(e.a); ++k)
+          inner *= ShapeOf(e.a)[static_cast<size_t>(k)];
       }
-      Object* da = o(UnaryOp::kNeg, outer);
-      if (triangular) {
-        const int64_t n = ShapeOf(e.a)[0];
-        Object* read = TriangleMask(cx, *this, t, n, lower ? BinaryOp::kGe : BinaryOp::kLe);
-        da = o.Select(read, da, o(0.0f));
+      Object* d = Sited(cx).New(DType::kF32, ShapeOf(e.a));
+      if (d == nullptr) return false;
+      const float* x = ElementsOf<float>(e.a);
+      const float* gv = ElementsOf<float>(g);
+      float* out = ElementsOf<float>(d);
+      const int64_t lanes = n == 0 ? 0 : size / n;
+      std::vector<double> before(static_cast<size_t>(n));
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        const int64_t base = (lane / inner) * n * inner + lane % inner;
+        double product = 1;
+        for (int64_t k = 0; k < n; ++k) {
+          before[static_cast<size_t>(k)] = product;
+          product *= x[base + k * inner];
+        }
+        double sum = 0;
+        for (int64_t k = n; k-- > 0;) {
+          sum = gv[base + k * inner] + (k + 1 < n ? x[base + (k + 1) * inner] * sum : 0.0);
+          out[base + k * inner] = static_cast<float>(before[static_cast<size_t>(k)] * sum);
+        }
       }
-      return chain(da);
+      return to_a(d);
     }
-    case GradRule::kTensorNative_t_cholesky: {
-      // P = Phi(L^T g), S = L^-T P L^-1, the gradient (S + S^T) / 2.
-      const Object* l = e.out;
-      const int64_t n = ShapeOf(l)[0];
-      Object* ltg = t(MatMulTransposed(Sited(cx), l, true, g, false));
-      Object* below = TriangleMask(cx, *this, t, n, BinaryOp::kGt);
-      Object* diagonal = TriangleMask(cx, *this, t, n, BinaryOp::kEq);
-      Object* p =
-          o.Select(below, ltg, o.Select(diagonal, o(BinaryOp::kMul, ltg, o(0.5f)), o(0.0f)));
-      Object* l_t = t(Transpose(Sited(cx), l));
-      // L^-T P, then (L^-T (L^-T P)^T)^T = L^-T P L^-1.
-      Object* left =
-          p == nullptr || l_t == nullptr ? nullptr : t(SolveTriangular(Sited(cx), l_t, p, false));
-      Object* left_t = left == nullptr ? nullptr : t(Transpose(Sited(cx), left));
-      Object* right =
-          left_t == nullptr ? nullptr : t(SolveTriangular(Sited(cx), l_t, left_t, false));
-      Object* s_m = right == nullptr ? nullptr : t(Transpose(Sited(cx), right));
-      Object* s_t = s_m == nullptr ? nullptr : t(Transpose(Sited(cx), s_m));
-      return chain(o(BinaryOp::kMul, o(BinaryOp::kAdd, s_m, s_t), o(0.5f)));
+    case GradRule::kTensorNative_t_tensor:
+      // A part per Float: its element of g.
+      adjoints_[e.in0] += static_cast<double>(ElementsOf<float>(g)[e.aux]);
+      reached_[e.in0] = 1;
+      return true;
+    case GradRule::kTensorNative_t_full_f:
+    case GradRule::kTensorNative_t_linspace: {
+      // Float operands: full's value gets the sum of g; linspace's ends
+      // a and b get g_i (1 - w_i) and g_i w_i, w_i = i / (n - 1), summed
+      // in double in index order.
+      const float* gv = ElementsOf<float>(g);
+      const int64_t n = SizeOf(g);
+      double da = 0, db = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const double w = e.rule == GradRule::kTensorNative_t_full_f ? 0.0
+                         : n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1)
+                                 : 0.0;
+        da += gv[i] * (1 - w);
+        db += gv[i] * w;
+      }
+      for (auto [node, d] : {std::pair{e.in0, da}, std::pair{e.in1, db}}) {
+        if (node == 0) continue;
+        adjoints_[node] += d;
+        reached_[node] = 1;
+      }
+      return true;
     }
+    case GradRule::kTensorNative_t_bincount_weights:
+      // Each weight's bin's g: g taken at idx (e.b).
+      return to_a(Take(Sited(cx), g, e.b, 0));
     case GradRule::kTensorOp_LGAMMA_T: {
       // g * digamma(x), digamma in double, rounded to f32.
       Object* psi = t(Sited(cx).New(DType::kF32, ShapeOf(e.a)));

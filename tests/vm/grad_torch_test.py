@@ -16,7 +16,8 @@ every gradient with `save_npy`:
   function after it, its parameters a tuple;
 - `more`: `softmax`, `where`, `concat`, `stack`, a subscript with a slice
   and an index tensor, `solve`, `inv`, `cholesky`, `det`, `cumsum`,
-  `lgamma`, `roll` and `sort`.
+  `lgamma`, `roll`, `sort`, `prod`, and `@`, `inv` and `cholesky` of
+  stacks of matrices.
 
 The dropout masks are exported by the program too: `key(7)` is a value, so
 the program builds it again, splits it the same way and applies `dropout`
@@ -77,7 +78,9 @@ fn more_loss(p: (Tensor, Tensor), x: Tensor) -> Float {
   let m = a @ transpose(a) + eye(4) * 4.0;
   let q = solve(m, v) + inv(m) @ reshape(v, [4, 1])[:, 0];
   item(sum(sel * sel) + sum(cumsum(v) * q) + sum(cholesky(m)) + sum(lgamma(abs(v) + 1.0))
-       + det(m) * 0.01 + sum(roll(v, 1) * v) + sum(sort(v) * tensor([1.0, 2.0, 3.0, 4.0])))
+       + det(m) * 0.01 + sum(roll(v, 1) * v) + sum(sort(v) * tensor([1.0, 2.0, 3.0, 4.0]))
+       + sum(cholesky(stack([m, m * 2.0]))) + sum((stack([a, a * v]) @ a) * 0.1)
+       + sum(inv(stack([m, m + eye(4)]))) + sum(prod(a * 0.5 + 1.0, axis: 0)))
 }
 
 fn main() {
@@ -179,7 +182,11 @@ def torch_gradients(d):
     more = (torch.sum(sel * sel) + torch.sum(torch.cumsum(v, 0) * q)
             + torch.sum(torch.linalg.cholesky(m)) + torch.sum(torch.lgamma(torch.abs(v) + 1.0))
             + torch.det(m) * 0.01 + torch.sum(torch.roll(v, 1) * v)
-            + torch.sum(torch.sort(v).values * torch.tensor([1.0, 2.0, 3.0, 4.0])))
+            + torch.sum(torch.sort(v).values * torch.tensor([1.0, 2.0, 3.0, 4.0]))
+            + torch.sum(torch.linalg.cholesky(torch.stack([m, m * 2.0])))
+            + torch.sum((torch.stack([am, am * v]) @ am) * 0.1)
+            + torch.sum(torch.inverse(torch.stack([m, m + torch.eye(4)])))
+            + torch.sum(torch.prod(am * 0.5 + 1.0, 0)))
     more.backward()
     out["more_loss"] = np.array([more.item()], F)
     out["g_am"], out["g_v"] = am.grad.numpy(), v.grad.numpy()
