@@ -88,6 +88,19 @@ absl::StatusOr<Value> Extreme(vm::NativeContext& ctx, const Value* args, const c
     if (better) best = x;
   }
   if (t.is_reference()) vm::Retain(best);
+  if (ctx.recording() && t.kind == vm::TypeDesc::Kind::kFloat) {
+    // The elements equal to the result share its gradient evenly, as a
+    // tensor's `min` and `max` do.
+    std::vector<uint32_t> ties;
+    for (uint64_t i = 0; i < xs->length; ++i) {
+      if (vm::AsFloat(Slots(xs)[i]) == vm::AsFloat(best)) ties.push_back(ctx.SlotNode(xs, i));
+    }
+    uint32_t node = 0;
+    for (uint32_t tie : ties) {
+      node = ctx.SumNode(node, ctx.ScaledNode(tie, 1.0 / static_cast<double>(ties.size())));
+    }
+    ctx.SetResultNode(node);
+  }
   return best;
 }
 
@@ -97,7 +110,8 @@ absl::StatusOr<Value> Quantify(vm::NativeContext& ctx, const Value* args, bool s
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (xs->elements_are_refs) vm::Retain(x);
-    absl::StatusOr<Value> b = ctx.Call(args[1], {&x, 1});
+    const uint32_t node = ctx.SlotNode(xs, i);
+    absl::StatusOr<Value> b = ctx.Call(args[1], {&x, 1}, {&node, 1});
     if (!b.ok()) return b.status();
     if ((*b != 0) == stop_on) return vm::FromBool(stop_on);
   }
@@ -252,8 +266,21 @@ absl::StatusOr<Value> Native_sort(vm::NativeContext& ctx, const Value* args) {
   Value* first = Slots(*out);
   Value* last = first + xs->length;
   const vm::Module& m = ctx.module();
-  std::stable_sort(first, last,
-                   [&](Value a, Value b) { return LessByType(a, b, t.kind, elem, m); });
+  auto less = [&](Value a, Value b) { return LessByType(a, b, t.kind, elem, m); };
+  if (!ctx.recording()) {
+    std::stable_sort(first, last, less);
+    return FromObject(*out);
+  }
+  // While `grad` records, the order as positions, so that each Float's node
+  // follows it (the same stable order).
+  std::vector<uint64_t> order(xs->length);
+  for (uint64_t i = 0; i < xs->length; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint64_t a, uint64_t b) { return less(Slots(xs)[a], Slots(xs)[b]); });
+  for (uint64_t k = 0; k < xs->length; ++k) {
+    first[k] = Slots(xs)[order[k]];
+    ctx.CarrySlots(xs, order[k], *out, k, 1);
+  }
   return FromObject(*out);
 }
 
@@ -299,10 +326,16 @@ absl::StatusOr<Value> Native_product_i(vm::NativeContext& ctx, const Value* args
   return FromInt(product);
 }
 
-absl::StatusOr<Value> Native_product_f(vm::NativeContext&, const Value* args) {
+absl::StatusOr<Value> Native_product_f(vm::NativeContext& ctx, const Value* args) {
   const Object* xs = AsObject(args[0]);
   double product = 1.0;
-  for (uint64_t i = 0; i < xs->length; ++i) product *= vm::AsFloat(Slots(xs)[i]);
+  uint32_t node = 0;  // while `grad` records: the running product's
+  for (uint64_t i = 0; i < xs->length; ++i) {
+    const double x = vm::AsFloat(Slots(xs)[i]);
+    node = ctx.ProductNode(node, ctx.SlotNode(xs, i), product, x);
+    product *= x;
+  }
+  ctx.SetResultNode(node);
   return vm::FromFloat(product);
 }
 
@@ -332,11 +365,14 @@ absl::StatusOr<Value> Native_find(vm::NativeContext& ctx, const Value* args) {
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (refs) vm::Retain(x);
-    absl::StatusOr<Value> hit = ctx.Call(args[1], {&x, 1});
+    const uint32_t node = ctx.SlotNode(xs, i);
+    absl::StatusOr<Value> hit = ctx.Call(args[1], {&x, 1}, {&node, 1});
     if (!hit.ok()) return hit.status();
     if (*hit) {
       if (refs) vm::Retain(x);
-      return MakeSome(ctx, x, refs);
+      absl::StatusOr<Value> some = MakeSome(ctx, x, refs);
+      if (some.ok()) ctx.CarrySlots(xs, i, AsObject(*some), 0, 1);
+      return some;
     }
   }
   return MakeNone(ctx);
@@ -372,7 +408,8 @@ absl::StatusOr<Value> Native_flat_map(vm::NativeContext& ctx, const Value* args)
   for (uint64_t i = 0; i < xs->length; ++i) {
     Value x = Slots(xs)[i];
     if (xs->elements_are_refs) vm::Retain(x);
-    absl::StatusOr<Value> part = ctx.Call(args[1], {&x, 1});
+    const uint32_t node = ctx.SlotNode(xs, i);
+    absl::StatusOr<Value> part = ctx.Call(args[1], {&x, 1}, {&node, 1});
     if (!part.ok()) {
       ReleaseAll(ctx, parts);
       return part.status();
@@ -388,6 +425,7 @@ absl::StatusOr<Value> Native_flat_map(vm::NativeContext& ctx, const Value* args)
   uint64_t at = 0;
   for (Value part : parts) {
     const Object* p = AsObject(part);
+    ctx.CarrySlots(p, 0, *out, at, p->length);
     for (uint64_t j = 0; j < p->length; ++j) {
       Value y = Slots(p)[j];
       if (refs) vm::Retain(y);

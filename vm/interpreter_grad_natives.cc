@@ -388,6 +388,16 @@ uint32_t NativeContext::CallResultNode() const {
   return vm_->tape_ == nullptr ? 0 : vm_->tape_->boundary_node;
 }
 
+uint32_t NativeContext::ScaledNode(uint32_t x, double w) {
+  if (vm_->tape_ == nullptr || x == 0) return 0;
+  return w == 1.0 ? x : vm_->tape_->Record(GradRule::kOp_MUL_F, x, 0, 0.0, w, 0.0);
+}
+
+uint32_t NativeContext::ProductNode(uint32_t x, uint32_t y, double xv, double yv) {
+  if (vm_->tape_ == nullptr || (x == 0 && y == 0)) return 0;
+  return vm_->tape_->Record(GradRule::kOp_MUL_F, x, y, xv, yv, xv * yv);
+}
+
 uint32_t NativeContext::SumNode(uint32_t x, uint32_t y) {
   if (vm_->tape_ == nullptr || (x == 0 && y == 0)) return x | y;
   if (x == 0 || y == 0) return x | y;  // the same Float: the same node

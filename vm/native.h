@@ -95,8 +95,11 @@ class NativeContext {
   absl::StatusOr<Value> Call(Value f, absl::Span<const Value> args,
                              absl::Span<const uint32_t> nodes);
   uint32_t CallResultNode() const;
-  // A node for the sum of two nodes' Floats (either may be 0).
+  // A node for the sum of two nodes' Floats (either may be 0), for w times
+  // a node's Float, and for the product of Floats xv and yv of nodes x, y.
   uint32_t SumNode(uint32_t x, uint32_t y);
+  uint32_t ScaledNode(uint32_t x, double w);
+  uint32_t ProductNode(uint32_t x, uint32_t y, double xv, double yv);
 
   // Records a run-time error, located at the CALLN, and returns the Status to
   // return.
