@@ -409,9 +409,9 @@ void ProgramCompiler::CompileExternWrapper(const lang::FnDecl& fn, int index) {
   SetFunction(index, w.Finish());
 }
 
-int ProgramCompiler::GradWrapper(lang::BuiltinId id, const Type* site, Span at) {
-  std::string key =
-      absl::StrCat("grad|", static_cast<int>(id), "|", at.file, ":", at.begin, "|", Key(site));
+int ProgramCompiler::GradWrapper(lang::BuiltinId id, const Type* site, Span at, int named) {
+  std::string key = absl::StrCat("grad|", static_cast<int>(id), "|", at.file, ":", at.begin, "|",
+                                 Key(site), "|", named);
   auto it = wrappers_.find(key);
   if (it != wrappers_.end()) return it->second;
   int index = NewFunctionSlot();
@@ -427,12 +427,19 @@ int ProgramCompiler::GradWrapper(lang::BuiltinId id, const Type* site, Span at) 
   for (const Type* a : g->args) refs.push_back(IsRef(a));
   const int base = w.AllocWindow(refs);
   w.fn_.num_params = static_cast<uint16_t>(refs.size());
-  w.fn_.num_captures = 1;
-  w.fn_.reference_captures.push_back(0);
-  w.fn_.capture_types.push_back(TypeDescOf(f));
+  if (named < 0) {
+    w.fn_.num_captures = 1;
+    w.fn_.reference_captures.push_back(0);
+    w.fn_.capture_types.push_back(TypeDescOf(f));
+  }
   w.SetSignature({g->args.begin(), g->args.end()}, g->result);
   const int closure = w.Alloc(true);
-  w.Emit(vm::Instr::ABC(vm::Op::GETCAP, static_cast<uint16_t>(closure), 0, 0));
+  if (named < 0) {
+    w.Emit(vm::Instr::ABC(vm::Op::GETCAP, static_cast<uint16_t>(closure), 0, 0));
+  } else {
+    w.Emit(vm::Instr::ABC(vm::Op::LOADFN, static_cast<uint16_t>(closure),
+                          static_cast<uint16_t>(named), 0));
+  }
   // GRAD moves the arguments in and leaves the result in R(base).
   w.Emit(vm::Instr::ABC(vm::Op::GRAD, static_cast<uint16_t>(base), static_cast<uint16_t>(closure),
                         static_cast<uint16_t>(refs.size()),

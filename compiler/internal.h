@@ -381,7 +381,10 @@ class ProgramCompiler {
   // The function `grad(f)` or `value_and_grad(f)` (`id`) stands for at the
   // site `at`, of `site` = (F) -> G: G's parameters, f's closure captured,
   // one GRAD. One per site, so that each site keeps its own tape.
-  int GradWrapper(lang::BuiltinId id, const Type* site, Span at);
+  // The function `grad(f)`/`value_and_grad(f)` makes at a site: GRAD of
+  // its one capture, f's closure, or (named >= 0) of that function, loaded
+  // by LOADFN, with no capture.
+  int GradWrapper(lang::BuiltinId id, const Type* site, Span at, int named);
   // The native name CALLN uses for `extern fn` (recorded in Module::externs
   // with its types on first use), and the function a use as a value calls.
   std::string ExternNative(const lang::FnDecl& fn);

@@ -142,6 +142,21 @@ void FunctionCompiler::Call(const Expr& e, Dest dest) {
     if (!id) return Into(e, dest);
     int r = Target(dest, e.type);
     int mark = top_;
+    if ((*id == BuiltinId::kGrad || *id == BuiltinId::kValueAndGrad) && args.size() == 1 &&
+        args[0]->kind == Expr::Kind::kName && args[0]->name_kind == lang::NameKind::kFunction &&
+        !args[0]->fn->uses_rng) {
+      // `grad(f)` of a named function: a wrapper that names f itself, so
+      // the closure is LOADFN's, made once (a training loop's `grad(loss)`
+      // allocates nothing per step).
+      std::vector<const Type*> type_args;
+      for (const Type* a : args[0]->type_args) type_args.push_back(T(a));
+      const int f = pc_.FunctionInstance(args[0]->fn, std::move(type_args));
+      const int wrapper = pc_.GradWrapper(*id, types::Resolve(T(e.site_type)), e.span, f);
+      Emit(Instr::ABC(Op::LOADFN, r, static_cast<uint16_t>(wrapper), 0), e.span);
+      Done(dest, r);
+      SetTop(mark);
+      return;
+    }
     if (*id == BuiltinId::kRng) {  // a fresh explicit state: the site's own
       int state = SiteState(e, e.span);
       Move(r, state, true);
@@ -672,7 +687,7 @@ bool FunctionCompiler::ApplyBuiltin(BuiltinId id, const Type* site, const std::v
     case BuiltinId::kGrad:
     case BuiltinId::kValueAndGrad: {
       // A closure of the site's wrapper, capturing its own reference to f.
-      const int wrapper = pc_.GradWrapper(id, site, at);
+      const int wrapper = pc_.GradWrapper(id, site, at, -1);
       const int mark = top_;
       const int capture = AllocWindow({true});
       Emit(Instr::ABC(Op::COPY, capture, args[0], 0));
