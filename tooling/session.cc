@@ -1,5 +1,7 @@
 #include "tooling/session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -161,13 +163,17 @@ SessionImpl::SessionImpl(vm::Vm& machine, int64_t seed) : machine_(machine), see
   // `:stats` shows the time spent in JIT kernels; at the REPL's pace the two
   // clock reads per kernel call cost nothing anyone could notice.
   machine_.SetKernelTiming(true);
-  machine_.SetOutput([this](absl::string_view text) {
-    if (capture_ != nullptr) {
-      capture_->append(text.data(), text.size());
-    } else {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-    }
-  });
+  // On a terminal, what an evaluation prints shows line by line as it runs.
+  machine_.SetOutput(
+      [this](absl::string_view text) {
+        if (capture_ != nullptr) {
+          capture_->append(text.data(), text.size());
+        } else {
+          std::fwrite(text.data(), 1, text.size(), stdout);
+          std::fflush(stdout);
+        }
+      },
+      isatty(STDOUT_FILENO) != 0);
 }
 
 SessionImpl::~SessionImpl() { ReleasePersisted(machine_, persisted_, {}); }

@@ -842,9 +842,12 @@ tape_next:
 
   // ---- Output ----
   CASE(PRINT) {
+    if (out_.empty()) out_since_ = SteadySeconds();
     AppendValue(&out_, RA, B, *module_);
     out_.push_back('\n');
-    if (out_.size() >= (1 << 16)) FlushOutput();
+    if (flush_lines_ || out_.size() >= (1 << 16) || SteadySeconds() - out_since_ >= 0.1) {
+      FlushOutput();
+    }
     DISPATCH();
   }
   CASE(STR) {

@@ -101,6 +101,9 @@ class NativeContext {
   uint32_t ScaledNode(uint32_t x, double w);
   uint32_t ProductNode(uint32_t x, uint32_t y, double xv, double yv);
 
+  // `progress`'s bar for step i of n (Vm::Progress).
+  void Progress(int64_t i, int64_t n);
+
   // Records a run-time error, located at the CALLN, and returns the Status to
   // return.
   template <typename... Args>

@@ -1,5 +1,8 @@
 #include "vm/vm.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +35,8 @@ Vm::Vm(Limits limits) : limits_(limits), heap_(limits.max_heap_bytes) {
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fflush(stdout);
   };
+  // On a terminal each line shows as it is printed, as C's stdout does.
+  flush_lines_ = isatty(STDOUT_FILENO) != 0;
 }
 
 Vm::~Vm() {
@@ -515,8 +520,41 @@ absl::Status Vm::RunMain(const std::vector<std::string>& args, int64_t seed, boo
 
 void Vm::FlushOutput() {
   if (out_.empty()) return;
+  if (bar_on_screen_) {
+    // The text goes where the bar's line is: clear it; the next step
+    // draws it again, below.
+    static constexpr char kClear[] = "\r\x1b[K";
+    [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, kClear, sizeof kClear - 1);
+    bar_on_screen_ = false;
+  }
   sink_(out_);
   out_.clear();
+}
+
+double Vm::SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void Vm::Progress(int64_t i, int64_t n) {
+  int width = progress_width_;
+  if (!progress_sink_) {
+    if (isatty(STDERR_FILENO) == 0) return;
+    winsize size{};
+    width = ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
+  }
+  std::optional<std::string> line = progress_.Update(i, n, SteadySeconds(), width);
+  if (!line) return;
+  FlushOutput();  // what was printed before this step shows above the bar
+  if (progress_sink_) {
+    progress_sink_(*line);
+    return;
+  }
+  for (size_t at = 0; at < line->size();) {
+    const ssize_t put = write(STDERR_FILENO, line->data() + at, line->size() - at);
+    if (put <= 0) break;
+    at += static_cast<size_t>(put);
+  }
+  bar_on_screen_ = line->back() != '\n';
 }
 
 Stats Vm::stats() const {
@@ -622,6 +660,8 @@ absl::StatusOr<Object*> NativeContext::NewStr(absl::string_view text) {
   if (o == nullptr) return OutOfMemory();
   return o;
 }
+
+void NativeContext::Progress(int64_t i, int64_t n) { vm_->Progress(i, n); }
 
 absl::StatusOr<Value> NativeContext::Call(Value f, absl::Span<const Value> args) {
   Object* closure = AsObject(f);

@@ -30,6 +30,7 @@
 #include "vm/heap.h"
 #include "vm/native.h"
 #include "vm/native_signature.h"
+#include "vm/progress.h"
 #include "vm/randstate.h"
 #include "vm/runtime_error.h"
 #include "vm/tape.h"
@@ -145,9 +146,27 @@ class Vm {
   void Interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
 
   // Where PRINT's text goes (default: stdout). The VM buffers and calls the
-  // sink with large chunks, and at the end of each RunMain.
-  void SetOutput(std::function<void(absl::string_view)> sink) { sink_ = std::move(sink); }
+  // sink with large chunks, a tenth of a second after the chunk began (so a
+  // long run's output shows as it goes), and at the end of each RunMain;
+  // the default sink, on a terminal, with each line.
+  // With flush_lines, the sink gets each line as it is printed (a sink to a
+  // terminal).
+  void SetOutput(std::function<void(absl::string_view)> sink, bool flush_lines = false) {
+    sink_ = std::move(sink);
+    flush_lines_ = flush_lines;
+  }
   void FlushOutput();
+  // Where `progress`'s bar goes, and how wide it may be (vm/progress.h);
+  // the default writes to stderr when stderr is a terminal, as wide as the
+  // terminal, and nothing otherwise.
+  void SetProgress(std::function<void(absl::string_view)> sink, int width) {
+    progress_sink_ = std::move(sink);
+    progress_width_ = width;
+  }
+  // Draws step i of n (Native progress; 0 <= i < n).
+  void Progress(int64_t i, int64_t n);
+  // Seconds of the steady clock (output's and the bar's timing).
+  static double SteadySeconds();
 
   const Module* module() const { return module_.get(); }
 
@@ -395,6 +414,13 @@ class Vm {
   std::unique_ptr<jit::Jit> jit_;                // created by TensorJit
   std::vector<FusedKernelCache> fused_kernels_;  // one per module.fused program
   std::function<void(absl::string_view)> sink_;
+  // When out_'s oldest unflushed text was printed (steady clock, seconds).
+  double out_since_ = 0;
+  bool flush_lines_ = false;  // the default sink on a terminal
+  ProgressBar progress_;
+  std::function<void(absl::string_view)> progress_sink_;  // null: stderr if a terminal
+  int progress_width_ = 80;
+  bool bar_on_screen_ = false;  // the default sink's bar line, not yet ended
 };
 
 }  // namespace alea::vm

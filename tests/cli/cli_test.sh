@@ -249,6 +249,11 @@ for variant in "--threads 1" "--threads 3 --no-jit" "--isa avx2 --threads 2"; do
     failures=$((failures + 1))
   fi
 done
+# progress with stderr redirected (not a terminal): no bar, stderr empty,
+# stdout the program's own.
+printf 'fn main() = print(fold(range(50), 0, |a, i| { progress(i, 50); a + i }))\n' \
+  >"$tmp/progress.alea"
+expect 0 '^1225$' '' -- run "$tmp/progress.alea"
 # A training loop's gradients and backward temporaries reuse their buffers
 # (each `grad` site's tape keeps output-buffer sites): over 490 more steps
 # it allocates what the same loop without `grad` allocates (its parameter

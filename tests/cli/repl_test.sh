@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The REPL on a real terminal, driven through tmux: prompts, line editing,
-# continuation, history, completion, Ctrl-C and Ctrl-D. Exit 77 (CTest's
+# continuation, history, completion, Ctrl-C and Ctrl-D, a progress bar. Exit 77 (CTest's
 # SKIP_RETURN_CODE) when tmux is missing.
 set -u
 command -v tmux >/dev/null || { echo "tmux not found: skipped"; exit 77; }
@@ -82,6 +82,33 @@ expect "Ctrl-C interrupts the evaluation" 'interrupted$'
 # the next keys arrive while this one still runs (slow sanitizer builds).
 keys '2 * 521' Enter
 expect "the session goes on" '^- : Int = 1042$'
+
+# progress: a bar on the terminal, drawn again in place as the steps go,
+# one line to the end, then the value.
+keys 'fn wait(t: Float) -> () = if clock() < t { wait(t) } else { () }' Enter
+expect "a busy wait" '^fn wait : '
+keys 'fold(range(30), 0, |a, i| { progress(i, 30); wait(clock() + 0.1); a + i })' Enter
+expect "a bar part-way" '^ *[0-9]+% \|█+[^|]* *\| [0-9]+/30 \[00:0[0-9]<'
+expect "the bar at its end, then the value" '^- : Int = 435$'
+bars=$(screen | grep -cE '\| [0-9]+/30 \[')
+if [[ $bars -ne 1 ]]; then
+  echo "FAIL: the progress bar took $bars lines, not one updated in place:"
+  screen | sed 's/^/  | /'
+  failures=$((failures + 1))
+fi
+screen | grep -qE '^100% \|█+\| 30/30 \[' || {
+  echo "FAIL: no full bar at the end:"
+  screen | sed 's/^/  | /'
+  failures=$((failures + 1))
+}
+# What a long evaluation prints shows as it is printed, not at its end.
+keys '{ print("first line"); wait(clock() + 3.0); print("second line") }' Enter
+expect "printed text shows at once" '^first line$'
+if screen | grep -q '^second line$'; then
+  echo "FAIL: the first line showed only with the second, at the end"
+  failures=$((failures + 1))
+fi
+expect "the rest follows" '^second line$'
 
 keys 'this line is never run' C-c
 expect "Ctrl-C at the prompt discards the line" '\^C$'
