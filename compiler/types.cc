@@ -93,6 +93,7 @@ bool ProgramCompiler::IsRef(const Type* t) {
     case Kind::kFunction:
     case Kind::kTensor:
     case Kind::kRandState:
+    case Kind::kPlot:
       return true;
     case Kind::kNamed:
       return true;
@@ -194,6 +195,9 @@ uint32_t ProgramCompiler::TypeDescOf(const Type* t) {
       break;
     case Kind::kRandState:
       desc.kind = vm::TypeDesc::Kind::kRandState;
+      break;
+    case Kind::kPlot:
+      desc.kind = vm::TypeDesc::Kind::kPlot;
       break;
     default:
       // Unsupported types are reported before a descriptor is asked for;

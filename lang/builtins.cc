@@ -115,6 +115,7 @@ class SigParser {
     if (name == "Bool") return store_.Prim(Kind::kBool);
     if (name == "Str") return store_.Prim(Kind::kStr);
     if (name == "RandState") return store_.Prim(Kind::kRandState);
+    if (name == "Plot") return store_.Prim(Kind::kPlot);
     if (name == "Tensor" || name == "DType") {
       Expect('(');
       Type* d = ParseDType();
@@ -407,6 +408,7 @@ class PredicateWalk {
         return Tri::kYes;
       case Kind::kFunction:
       case Kind::kRandState:
+      case Kind::kPlot:
       case Kind::kTensor:  // tensors compare elementwise, through their own overloads
         return Tri::kNo;
       case Kind::kTuple:

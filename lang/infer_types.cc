@@ -71,7 +71,7 @@ void Checker::CollectTypes() {
   std::vector<std::pair<TypeDecl*, int>> decls;
   for (int m = 0; m < n; ++m) {
     for (auto& decl : program_.modules[m]->type_decls) {
-      for (const char* builtin : {"Int", "Float", "Bool", "Str", "RandState", "Tensor", "DType"}) {
+      for (const char* builtin : types::kBuiltinTypeNames) {
         if (decl->name == builtin)
           diags_.Report(DiagId::kBuiltinTypeName, decl->name_span, builtin);
       }

@@ -574,7 +574,7 @@ Type* Checker::FromAnnotation(const TypeAnn& ann, const std::string& reason) {
   }
   static const std::pair<const char*, Kind> kPrims[] = {
       {"Int", Kind::kInt}, {"Float", Kind::kFloat},         {"Bool", Kind::kBool},
-      {"Str", Kind::kStr}, {"RandState", Kind::kRandState},
+      {"Str", Kind::kStr}, {"RandState", Kind::kRandState}, {"Plot", Kind::kPlot},
   };
   for (const auto& [name, kind] : kPrims) {
     if (ann.name != name) continue;
@@ -615,7 +615,7 @@ Type* Checker::FromAnnotation(const TypeAnn& ann, const std::string& reason) {
   if (Type* named = NamedFromAnnotation(ann, origin, reason)) return named;
   Diagnostic& d = diags_.Report(DiagId::kUnknownType, ann.span, ann.name);
   NearestName nearest(ann.name);
-  for (const char* name : {"Int", "Float", "Bool", "Str", "RandState", "Tensor", "DType"}) {
+  for (const char* name : types::kBuiltinTypeNames) {
     nearest.Consider(name);
   }
   for (const auto& [name, def] : visible_types_[module_]) nearest.Consider(name);

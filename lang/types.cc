@@ -401,6 +401,9 @@ void Printer::Append(const Type* t, int depth, std::string& out) {
     case Kind::kRandState:
       out += "RandState";
       return;
+    case Kind::kPlot:
+      out += "Plot";
+      return;
     case Kind::kDTypeConst:
       out += DTypeName(t->dtype);
       return;

@@ -46,7 +46,12 @@ enum class Kind : uint8_t {
   kDType,       // `DType(d)`, the type of the values `f32 i32 u32 bool`; args[0]: d
   kDTypeConst,  // the dtype `d` itself, only inside Tensor(...) and DType(...)
   kNamed,       // a type the program declares (`Shape`, `Tree(Int)`); def, args: its arguments
+  kPlot,        // what `hist`, `plot`, `scatter` and `overlay` make (vm/plot.h)
 };
+
+// The types the language names itself, which a program may not declare.
+inline constexpr const char* kBuiltinTypeNames[] = {"Int",       "Float", "Bool",   "Str",
+                                                    "RandState", "Plot",  "Tensor", "DType"};
 
 struct Type;
 struct TypeDef;

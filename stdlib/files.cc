@@ -12,6 +12,8 @@
 #include "stdlib/natives.h"
 #include "stdlib/tensor_args.h"
 #include "vm/csv.h"
+#include "vm/plot.h"
+#include "vm/plot_value.h"
 #include "vm/tensor.h"
 #include "vm/tensor_ops.h"
 #include "vm/utf8.h"
@@ -68,6 +70,13 @@ absl::StatusOr<Value> Native_write_text(vm::NativeContext& ctx, const Value* arg
       !s.ok()) {
     return s;
   }
+  return Value{0};
+}
+
+// save_plot(path, p): the plot as SVG (vm/plot.h RenderSvg), atomically.
+absl::StatusOr<Value> Native_save_plot(vm::NativeContext& ctx, const Value* args) {
+  const std::string svg = vm::RenderSvg(vm::PlotOf(AsObject(args[1])));
+  if (absl::Status s = WriteAll(ctx, "save_plot", PathOf(args[0]), svg); !s.ok()) return s;
   return Value{0};
 }
 

@@ -18,7 +18,8 @@ std::string ResultText(absl::string_view head, absl::string_view type, vm::Value
   if (desc.kind == vm::TypeDesc::Kind::kStr) {
     vm::AppendQuoted(&text, vm::StrView(vm::AsObject(value)));
   } else {
-    vm::AppendValue(&text, value, result.type, module);
+    // The REPL's own terminal: a plot as wide as it is.
+    vm::AppendValue(&text, value, result.type, module, vm::PlotStyleFor(1));
   }
   if (text.find('\n') != std::string::npos) {
     absl::StrAppend(&out, " =\n", text, "\n");

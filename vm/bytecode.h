@@ -75,6 +75,7 @@ struct TypeDesc {
     kRecord,   // a declared record: children its field types, names its field names
     kVariant,  // a declared variant: cases[tag] the field types of each constructor, names theirs
     kCase,     // one constructor of variant T(parent), for TUPLE: children its fields, tag
+    kPlot,     // a plot: a tuple object laid out as stdlib/plots.cc says
   };
   Kind kind = Kind::kInt;
   // Tuple and record fields; the one array element type; a function's
@@ -93,7 +94,8 @@ struct TypeDesc {
   bool is_reference() const {
     return kind == Kind::kStr || kind == Kind::kTuple || kind == Kind::kArray ||
            kind == Kind::kFunction || kind == Kind::kTensor || kind == Kind::kRandState ||
-           kind == Kind::kRecord || kind == Kind::kVariant || kind == Kind::kCase;
+           kind == Kind::kRecord || kind == Kind::kVariant || kind == Kind::kCase ||
+           kind == Kind::kPlot;
   }
 };
 

@@ -88,6 +88,7 @@ Order Compare(Value a, Value b, uint32_t type, const Module& module, bool total)
         break;
       }
       case TypeDesc::Kind::kFunction:
+      case TypeDesc::Kind::kPlot:
         // Not comparable in the language; identity keeps this total anyway.
         leaf = a == b ? Order::kEqual : Compare3(a, b);
         break;

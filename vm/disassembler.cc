@@ -150,6 +150,9 @@ void AppendTypeName(std::string* out, const Module& m, uint32_t type, int depth)
     case TypeDesc::Kind::kRandState:
       out->append("RandState");
       return;
+    case TypeDesc::Kind::kPlot:
+      out->append("Plot");
+      return;
     case TypeDesc::Kind::kArray:
       out->push_back('[');
       if (!t.children.empty()) AppendTypeName(out, m, t.children[0], depth + 1);

@@ -843,7 +843,7 @@ tape_next:
   // ---- Output ----
   CASE(PRINT) {
     if (out_.empty()) out_since_ = SteadySeconds();
-    AppendValue(&out_, RA, B, *module_);
+    AppendValue(&out_, RA, B, *module_, flush_lines_ ? PlotStyleFor(1) : PlotStyle{});
     out_.push_back('\n');
     if (flush_lines_ || out_.size() >= (1 << 16) || SteadySeconds() - out_since_ >= 0.1) {
       FlushOutput();

@@ -288,7 +288,7 @@ TypeDesc ReadType(Reader& r) {
   TypeDesc t;
   const size_t at = r.pos();
   const uint8_t kind = r.U8("type kind");
-  r.Enum(at, kind, static_cast<uint64_t>(TypeDesc::Kind::kCase) + 1, "type kind");
+  r.Enum(at, kind, static_cast<uint64_t>(TypeDesc::Kind::kPlot) + 1, "type kind");
   t.kind = static_cast<TypeDesc::Kind>(kind);
   t.children = ReadIndexes(r, "type's child");
   t.name = r.Str("type's name");

@@ -115,6 +115,8 @@ class Parser {
       t.kind = SigType::Kind::kStr;
     } else if (name == "RandState") {
       t.kind = SigType::Kind::kRandState;
+    } else if (name == "Plot") {
+      t.kind = SigType::Kind::kPlot;
     } else if (name == "Tensor") {
       t.kind = SigType::Kind::kTensor;
       Expect("(");

@@ -4,7 +4,7 @@
 //
 //   signature := '(' [param {',' param}] ')' '->' type
 //   param     := type | 'type' VAR | 'dtype' VAR
-//   type      := 'Int' | 'Float' | 'Bool' | 'Unit' | 'Str' | 'RandState'
+//   type      := 'Int' | 'Float' | 'Bool' | 'Unit' | 'Str' | 'RandState' | 'Plot'
 //              | '[' type ']' | '(' type ',' type {',' type} ')' | '(Int...)'
 //              | 'fn' '(' [type {',' type}] ')' '->' type
 //              | 'Tensor' '(' NAME ')' | 'Option' '(' type ')'
@@ -25,6 +25,7 @@ struct SigType {
     kPlain,  // Int, Float, Bool, Unit (name says which, for messages)
     kStr,
     kRandState,
+    kPlot,
     kTensor,    // of any dtype: natives check a dtype they need at run time
     kArray,     // children[0]
     kTuple,     // children

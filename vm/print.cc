@@ -1,5 +1,8 @@
 #include "vm/print.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -7,6 +10,8 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "vm/plot.h"
+#include "vm/plot_value.h"
 #include "vm/randstate.h"
 #include "vm/tensor.h"
 #include "vm/tensor_format.h"
@@ -109,7 +114,17 @@ struct Pending {
 
 }  // namespace
 
-void AppendValue(std::string* out, Value v, uint32_t type, const Module& module) {
+PlotStyle PlotStyleFor(int fd) {
+  PlotStyle style;
+  if (isatty(fd) == 0) return style;
+  winsize size{};
+  if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) style.width = size.ws_col;
+  style.color = true;
+  return style;
+}
+
+void AppendValue(std::string* out, Value v, uint32_t type, const Module& module,
+                 const PlotStyle& plot) {
   absl::InlinedVector<Pending, 8> stack;
   bool top = true;
   for (;;) {
@@ -159,6 +174,15 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module)
         // Shown, never consumed (docs/language.md "The use-once rule"): the flag
         // is left alone.
         AppendRandState(out, StateOf(AsObject(v)));
+        break;
+      case TypeDesc::Kind::kPlot:
+        if (top) {
+          std::string drawing = RenderText(PlotOf(AsObject(v)), plot.width, plot.color);
+          if (!drawing.empty() && drawing.back() == '\n') drawing.pop_back();
+          out->append(drawing);
+        } else {
+          out->append("<plot>");
+        }
         break;
       case TypeDesc::Kind::kTuple:
         out->push_back('(');

@@ -20,7 +20,18 @@ std::string FormatFloat(double d);
 // Appends `v` of type T(type). A Str at top level is raw; inside a container
 // it is quoted with `\"`, `\\`, `\n` and `\t` escaped (other bytes are copied
 // as they are). Iterative: any nesting depth is safe.
-void AppendValue(std::string* out, Value v, uint32_t type, const Module& module);
+// A Plot at top level is its drawing (vm/plot.h RenderText) in `plot`'s
+// width and colours, without a final newline; inside a container, `<plot>`.
+struct PlotStyle {
+  int width = 80;
+  bool color = false;
+};
+void AppendValue(std::string* out, Value v, uint32_t type, const Module& module,
+                 const PlotStyle& plot = {});
+
+// How a plot is drawn on file descriptor `fd`: a terminal's width and
+// colours, else 80 columns of plain text.
+PlotStyle PlotStyleFor(int fd);
 
 // Appends `s` in double quotes with `\"`, `\\`, `\n` and `\t` escaped: how a
 // Str prints inside a container (and how `alea dis` shows string constants).

@@ -20,6 +20,7 @@ Shapes::Shapes(const Module& m) : m_(m), of_type_(m.types.size(), -1) {
   Intern({ShapeKind::kTensor, 0, {}});
   Intern({ShapeKind::kRandState, 0, {}});
   Intern({ShapeKind::kNever, 0, {}});
+  Intern({ShapeKind::kPlot, 0, {}});
 }
 
 uint32_t Shapes::Intern(Shape s) {
@@ -77,6 +78,9 @@ uint32_t Shapes::OfType(uint32_t root) {
         break;
       case K::kFunction:
         s.kind = ShapeKind::kFunction;
+        break;
+      case K::kPlot:
+        s.kind = ShapeKind::kPlot;
         break;
       case K::kRecord:
       case K::kVariant:
@@ -310,6 +314,8 @@ std::string Shapes::Name(uint32_t id) const {
         return "Tensor";
       case ShapeKind::kRandState:
         return "RandState";
+      case ShapeKind::kPlot:
+        return "Plot";
       case ShapeKind::kNever:
         return "nothing";
       case ShapeKind::kArray:
@@ -358,6 +364,8 @@ class SignatureMatcher {
         return shape == Shapes::kTensor;
       case K::kRandState:
         return shape == Shapes::kRandState;
+      case K::kPlot:
+        return shape == Shapes::kPlot;
       case K::kArray:
         return s.kind == ShapeKind::kArray && Match(t.children[0], s.children[0], contra);
       case K::kTuple: {
@@ -434,6 +442,8 @@ class SignatureMatcher {
         return Shapes::kTensor;
       case K::kRandState:
         return Shapes::kRandState;
+      case K::kPlot:
+        return Shapes::kPlot;
       case K::kArray: {
         std::optional<uint32_t> e = Instantiate(t.children[0]);
         if (!e) return std::nullopt;

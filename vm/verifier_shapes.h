@@ -26,6 +26,7 @@ enum class ShapeKind : uint8_t {
   kStr,
   kTensor,
   kRandState,
+  kPlot,
   kArray,     // children[0]: the elements
   kTuple,     // children: the fields
   kFunction,  // children: the parameters, then the result
@@ -51,6 +52,7 @@ class Shapes {
   static constexpr uint32_t kTensor = 2;
   static constexpr uint32_t kRandState = 3;
   static constexpr uint32_t kNever = 4;
+  static constexpr uint32_t kPlot = 5;
 
   const Shape& operator[](uint32_t id) const { return shapes_[id]; }
   uint32_t Intern(Shape s);

@@ -196,7 +196,7 @@ TEST(Decoder, KindsAndFlags) {
   const std::string bytes = HelloBytes();
   Split kind = SplitModule(bytes);
   kind.Payload(kTypes)[1] = 99;  // after the type count: the first type's kind
-  EXPECT_NE(DecodeError(kind.Join()).find("the type kind 99 is not one of 0..13"),
+  EXPECT_NE(DecodeError(kind.Join()).find("the type kind 99 is not one of 0..14"),
             std::string::npos)
       << DecodeError(kind.Join());
   Split flag = SplitModule(bytes);

@@ -110,6 +110,16 @@ if screen | grep -q '^second line$'; then
 fi
 expect "the rest follows" '^second line$'
 
+# A plot drawn in the terminal, as wide as it (100 columns).
+keys 'hist(tensor([1.0, 2.0, 2.0, 3.0, 3.0, 3.0]), bins: 3, title: "tmux hist")' Enter
+expect "a histogram's title" '^ +tmux hist$'
+expect "its bars and axis" '^3 ┤ *█+$'
+rules=$(screen | grep -E '^ *└' | head -1 | grep -o '[─┬]' | wc -l)
+if [[ $rules -lt 90 ]]; then
+  echo "FAIL: the plot's axis is $rules columns long in a 100-column terminal"
+  failures=$((failures + 1))
+fi
+
 keys 'this line is never run' C-c
 expect "Ctrl-C at the prompt discards the line" '\^C$'
 keys '"after ctrl-c"' Enter

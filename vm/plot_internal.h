@@ -1,0 +1,20 @@
+// What the plot renderers share beyond vm/plot.h (plot_axes.cc defines it;
+// plot_text.cc and plot_svg.cc draw with it).
+#ifndef ALEA_VM_PLOT_INTERNAL_H_
+#define ALEA_VM_PLOT_INTERNAL_H_
+
+#include <cstdint>
+
+#include "vm/plot.h"
+
+namespace alea::vm::plot_internal {
+
+// The x and y ranges over the finite data, widened where empty, 0 to 1
+// when there is none (then false); `not_drawn` counts the points and bars
+// with a non-finite coordinate.
+bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double* yhi,
+                int64_t* not_drawn);
+
+}  // namespace alea::vm::plot_internal
+
+#endif  // ALEA_VM_PLOT_INTERNAL_H_
