@@ -102,7 +102,7 @@ screen | grep -qE '^100% \|█+\| 30/30 \[' || {
   failures=$((failures + 1))
 }
 # What a long evaluation prints shows as it is printed, not at its end.
-keys '{ print("first line"); wait(clock() + 3.0); print("second line") }' Enter
+keys '{ print("first line"); wait(clock() + 5.0); print("second line") }' Enter
 expect "printed text shows at once" '^first line$'
 if screen | grep -q '^second line$'; then
   echo "FAIL: the first line showed only with the second, at the end"
