@@ -283,24 +283,11 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
   }
   // The backward steps that select by the elements' positions number them
   // in i32.
-  switch (rule) {
-    case GradRule::kTensorNative_t_subscript:
-    case GradRule::kTensorNative_t_mask_select:
-    case GradRule::kTensorNative_t_sort:
-    case GradRule::kTensorNative_t_set_int:
-    case GradRule::kTensorNative_t_set_tuple:
-    case GradRule::kTensorNative_t_set_take:
-    case GradRule::kTensorNative_t_set_mask:
-    case GradRule::kTensorNative_t_add_at_int:
-    case GradRule::kTensorNative_t_add_at_tuple:
-    case GradRule::kTensorNative_t_add_at_take:
-    case GradRule::kTensorNative_t_add_at_mask:
-      if ((in0 != 0 || in1 != 0) && SizeOf(x) > INT32_MAX) {
-        return fail("selecting from a tensor this large");
-      }
-      break;
-    default:
-      break;
+  const bool by_positions = IsUpdateRule(rule) || rule == GradRule::kTensorNative_t_subscript ||
+                            rule == GradRule::kTensorNative_t_mask_select ||
+                            rule == GradRule::kTensorNative_t_sort;
+  if (by_positions && (in0 != 0 || in1 != 0) && SizeOf(x) > INT32_MAX) {
+    return fail("selecting from a tensor this large");
   }
   if (in0 == 0 && in1 == 0) return untracked();
   const TapeOutcome outcome =

@@ -26,14 +26,6 @@ constexpr int kMaxBins = 1'000'000;
 // tick at the end of the range.
 constexpr double kSlack = 1e-9;
 
-// hi - lo overflows for a range like -1e308 to 1e308; then the fraction is
-// taken on halves, which cannot.
-double Fraction(double v, double lo, double hi) {
-  const double span = hi - lo;
-  if (std::isfinite(span)) return (v - lo) / span;
-  return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
-}
-
 // The floor of log10(v) for v > 0, steady at exact powers of ten, whose
 // log10 may come out a rounding error below the integer.
 int FloorLog10(double v) { return static_cast<int>(std::floor(std::log10(v) + kSlack)); }
@@ -169,7 +161,7 @@ PlotSeries Histogram(absl::Span<const double> values, int bins) {
   series.y.assign(bins, 0.0);
   for (double v : values) {
     if (!std::isfinite(v)) continue;
-    int i = std::min(bins - 1, static_cast<int>(Fraction(v, lo, hi) * bins));
+    int i = std::min(bins - 1, static_cast<int>(plot_internal::Fraction(v, lo, hi) * bins));
     // The quotient can round across an edge; the edges as stored decide
     // (a bin holds [x[i], x[i + 1]), the last one also its right edge).
     while (i > 0 && v < series.x[i]) --i;
@@ -180,6 +172,14 @@ PlotSeries Histogram(absl::Span<const double> values, int bins) {
 }
 
 namespace plot_internal {
+
+double Fraction(double v, double lo, double hi) {
+  const double span = hi - lo;
+  if (std::isfinite(span)) return (v - lo) / span;
+  // hi - lo overflows for a range like -1e308 to 1e308: the fraction is
+  // taken on halves, which cannot.
+  return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+}
 
 bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double* yhi,
                 int64_t* not_drawn) {

@@ -9,6 +9,9 @@
 
 namespace alea::vm::plot_internal {
 
+// Where v lies from lo (0) to hi (1), for any finite lo < hi.
+double Fraction(double v, double lo, double hi);
+
 // The x and y ranges over the finite data, widened where empty, 0 to 1
 // when there is none (then false); `not_drawn` counts the points and bars
 // with a non-finite coordinate.

@@ -15,6 +15,8 @@
 namespace alea::vm {
 namespace {
 
+using plot_internal::Fraction;
+
 constexpr double kWidth = 640, kHeight = 400;
 // The plot area, inside margins for the tick labels, the title and the
 // axis labels.
@@ -94,12 +96,6 @@ std::string XmlText(const std::string& s) {
     ++i;
   }
   return out;
-}
-
-double Fraction(double v, double lo, double hi) {
-  const double span = hi - lo;
-  if (std::isfinite(span)) return (v - lo) / span;
-  return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
 }
 
 // Data to picture coordinates.

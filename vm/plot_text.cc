@@ -15,6 +15,8 @@
 namespace alea::vm {
 namespace {
 
+using plot_internal::Fraction;
+
 constexpr int kRows = 15;
 constexpr int kMinWidth = 30;
 // A width beyond any terminal would only allocate: the cap keeps a wild
@@ -68,12 +70,6 @@ std::string Braille(uint8_t bits) {
   const int code = 0x2800 + bits;
   return {static_cast<char>(0xE0 | (code >> 12)), static_cast<char>(0x80 | ((code >> 6) & 0x3F)),
           static_cast<char>(0x80 | (code & 0x3F))};
-}
-
-double Fraction(double v, double lo, double hi) {
-  const double span = hi - lo;
-  if (std::isfinite(span)) return (v - lo) / span;
-  return (v / 2 - lo / 2) / (hi / 2 - lo / 2);
 }
 
 // The canvas: kRows x cols cells, each 2 x 4 braille dots or a bar's block.

@@ -114,13 +114,16 @@ struct Pending {
 
 }  // namespace
 
-PlotStyle PlotStyleFor(int fd) {
-  PlotStyle style;
-  if (isatty(fd) == 0) return style;
+int TerminalColumns(int fd) {
+  if (isatty(fd) == 0) return 0;
   winsize size{};
-  if (ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) style.width = size.ws_col;
-  style.color = true;
-  return style;
+  return ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
+}
+
+PlotStyle PlotStyleFor(int fd) {
+  const int columns = TerminalColumns(fd);
+  if (columns == 0) return {};
+  return {columns, true};
 }
 
 void AppendValue(std::string* out, Value v, uint32_t type, const Module& module,

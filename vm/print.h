@@ -32,6 +32,9 @@ void AppendValue(std::string* out, Value v, uint32_t type, const Module& module,
 // How a plot is drawn on file descriptor `fd`: a terminal's width and
 // colours, else 80 columns of plain text.
 PlotStyle PlotStyleFor(int fd);
+// The columns of the terminal `fd` is (80 when it does not say), or 0 when
+// `fd` is no terminal: what plots and `progress`'s bar are sized by.
+int TerminalColumns(int fd);
 
 // Appends `s` in double quotes with `\"`, `\\`, `\n` and `\t` escaped: how a
 // Str prints inside a container (and how `alea dis` shows string constants).

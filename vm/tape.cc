@@ -80,6 +80,18 @@ bool IsTensorRule(GradRule rule) {
   }
 }
 
+bool IsSetRule(GradRule rule) {
+  return rule == GradRule::kTensorNative_t_set_int || rule == GradRule::kTensorNative_t_set_tuple ||
+         rule == GradRule::kTensorNative_t_set_take || rule == GradRule::kTensorNative_t_set_mask;
+}
+
+bool IsUpdateRule(GradRule rule) {
+  return IsSetRule(rule) || rule == GradRule::kTensorNative_t_add_at_int ||
+         rule == GradRule::kTensorNative_t_add_at_tuple ||
+         rule == GradRule::kTensorNative_t_add_at_take ||
+         rule == GradRule::kTensorNative_t_add_at_mask;
+}
+
 void Tape::ReleaseAdjoints(Heap& heap) {
   for (Object*& t : tensor_adjoints_) {
     if (t != nullptr) heap.Release(t);

@@ -43,6 +43,10 @@ GradRule GradRuleOfOp(Op op);
 GradRule GradRuleOfNative(std::string_view name);
 // Whether `rule` is one of the tensor rules (vm/tape_tensors.cc).
 bool IsTensorRule(GradRule rule);
+// Whether `rule` is `set` or `add_at` of a tensor, in any index form
+// (Tape::UpdateStep), and whether it is `set`.
+bool IsUpdateRule(GradRule rule);
+bool IsSetRule(GradRule rule);
 
 class Tape {
  public:

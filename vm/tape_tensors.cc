@@ -163,10 +163,7 @@ bool Tape::SeedTensor(uint32_t node, const Object* result, TensorContext& cx) {
 
 bool Tape::UpdateStep(const Entry& e, const Object* g, TensorContext& cx, TapeTemps& t) {
   Ops o{cx, *this, t};
-  const bool set = e.rule == GradRule::kTensorNative_t_set_int ||
-                   e.rule == GradRule::kTensorNative_t_set_tuple ||
-                   e.rule == GradRule::kTensorNative_t_set_take ||
-                   e.rule == GradRule::kTensorNative_t_set_mask;
+  const bool set = IsSetRule(e.rule);
   // The flat positions the update wrote, selected from x's positions as the
   // update selected x's elements (the indexed shape).
   Object* at = Positions(cx, *this, t, e.a);
@@ -259,6 +256,7 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
     if (ok && e.in1 != 0) ok = db != nullptr && to_b(SumTo(cx, *this, db, ShapeOf(e.b)));
     return ok;
   };
+  if (IsUpdateRule(e.rule)) return UpdateStep(e, g, cx, t);
   switch (e.rule) {
     case GradRule::kTensorOp_ADD_T:
       return both(NewRef(g), NewRef(g));
@@ -424,15 +422,6 @@ bool Tape::TensorStep(const Entry& e, uint32_t out, TensorContext& cx) {
       Object* picked = at == nullptr ? nullptr : t(Subscript(Sited(cx), at, items, e.c));
       return to_a(ScatterBack(cx, *this, t, g, e.a, picked));
     }
-    case GradRule::kTensorNative_t_set_int:
-    case GradRule::kTensorNative_t_set_tuple:
-    case GradRule::kTensorNative_t_set_take:
-    case GradRule::kTensorNative_t_set_mask:
-    case GradRule::kTensorNative_t_add_at_int:
-    case GradRule::kTensorNative_t_add_at_tuple:
-    case GradRule::kTensorNative_t_add_at_take:
-    case GradRule::kTensorNative_t_add_at_mask:
-      return UpdateStep(e, g, cx, t);
     case GradRule::kTensorNative_t_mask_select: {
       Object* at = Positions(cx, *this, t, e.a);
       Object* picked = at == nullptr ? nullptr : t(MaskSelect(Sited(cx), at, e.b));

@@ -1,6 +1,5 @@
 #include "vm/vm.h"
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -536,12 +535,8 @@ double Vm::SteadySeconds() {
 }
 
 void Vm::Progress(int64_t i, int64_t n) {
-  int width = progress_width_;
-  if (!progress_sink_) {
-    if (isatty(STDERR_FILENO) == 0) return;
-    winsize size{};
-    width = ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
-  }
+  const int width = progress_sink_ ? progress_width_ : TerminalColumns(STDERR_FILENO);
+  if (width == 0) return;  // the default sink, and stderr no terminal
   std::optional<std::string> line = progress_.Update(i, n, SteadySeconds(), width);
   if (!line) return;
   FlushOutput();  // what was printed before this step shows above the bar
