@@ -22,6 +22,9 @@ struct PlotSeries {
   // kBars: a histogram: x holds the n + 1 bin edges (ascending), y the n
   // counts (>= 0).
   std::vector<double> x, y;
+  // kBars: the values `hist` did not count, NaN or infinite (the drawing
+  // says how many).
+  int64_t left_out = 0;
 };
 
 struct Plot {
@@ -45,13 +48,18 @@ std::string RenderSvg(const Plot& plot);
 
 // `hist`'s series: `bins` equal bins over [min, max] of the finite values
 // (one bin of width 1 around a single value; no bins for none); NaN and
-// infinite values are not counted.
+// infinite values are not counted but counted in `left_out`.
 PlotSeries Histogram(absl::Span<const double> values, int bins);
 
 // Round tick values for an axis from lo to hi (lo < hi): steps of 1, 2 or
 // 5 times a power of ten, about `target` of them, all within [lo, hi].
 std::vector<double> Ticks(double lo, double hi, int target);
-// A tick's label: as few decimals as the step needs ("0.5", "10", "1e+06").
+// The labels of an axis's ticks (Ticks(lo, hi, ...)): as few decimals as
+// the step between them needs ("0.5", "10"), in scientific notation
+// ("1e+06", "2.5e-05") when the largest tick is at least 1e6 or below
+// 1e-4, one notation for all.
+std::vector<std::string> TickLabels(absl::Span<const double> ticks, double lo, double hi);
+// A lone tick's label, as TickLabels gives it.
 std::string TickLabel(double value, double step);
 
 // The series' colours, as SVG hex colours, by series index (cycling).

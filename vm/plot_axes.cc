@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "vm/plot.h"
 #include "vm/plot_internal.h"
@@ -101,18 +103,29 @@ std::vector<double> Ticks(double lo, double hi, int target) {
   return ticks;
 }
 
-std::string TickLabel(double value, double step) {
+namespace {
+
+// The ticks' notation, one per axis: scientific when the largest is huge or
+// tiny, so "800000" never stands beside "1e+06".
+bool Scientific(double largest_magnitude) {
+  return largest_magnitude >= 1e6 || (largest_magnitude != 0 && largest_magnitude < 1e-4);
+}
+
+// A tick computed a rounding error away from zero is zero ("0.0", not
+// "-1e-17").
+double SnapToZero(double value, double step) {
+  return std::isfinite(step) && step > 0 && std::fabs(value) < step * 1e-9 ? 0 : value;
+}
+
+std::string Label(double value, double step, bool scientific) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  step = std::fabs(step);
   const bool has_step = std::isfinite(step) && step > 0;
-  // A tick computed a rounding error away from zero is zero ("0.0", not
-  // "-1e-17").
-  if (has_step && std::fabs(value) < step * 1e-9) value = 0;
+  value = SnapToZero(value, step);
   // Among ticks in scientific notation zero is plain "0", not 0.00000...
-  if (value == 0 && (!has_step || step < 1e-4)) return "0";
+  if (value == 0 && (scientific || !has_step || step < 1e-4)) return "0";
   const double magnitude = std::fabs(value);
-  if (magnitude >= 1e6 || (magnitude != 0 && magnitude < 1e-4)) {
+  if (scientific) {
     // As many significant digits as the step resolves: 1.5e+06 for steps
     // of 5e+05, 1e+06 for steps of 1e+06.
     const int digits =
@@ -122,6 +135,26 @@ std::string TickLabel(double value, double step) {
   if (!has_step) return DropMinusZero(absl::StrFormat("%g", value));
   const int decimals = std::clamp(-FloorLog10(step), 0, 17);
   return DropMinusZero(absl::StrFormat("%.*f", decimals, value));
+}
+
+}  // namespace
+
+std::string TickLabel(double value, double step) {
+  step = std::fabs(step);
+  return Label(value, step, Scientific(std::fabs(SnapToZero(value, step))));
+}
+
+std::vector<std::string> TickLabels(absl::Span<const double> ticks, double lo, double hi) {
+  const double step = std::fabs(ticks.size() >= 2 ? ticks[1] - ticks[0] : hi - lo);
+  double largest = 0;
+  for (double t : ticks) {
+    if (std::isfinite(t)) largest = std::max(largest, std::fabs(SnapToZero(t, step)));
+  }
+  const bool scientific = Scientific(largest);
+  std::vector<std::string> labels;
+  labels.reserve(ticks.size());
+  for (double t : ticks) labels.push_back(Label(t, step, scientific));
+  return labels;
 }
 
 const char* SeriesColor(size_t index) {
@@ -137,7 +170,10 @@ PlotSeries Histogram(absl::Span<const double> values, int bins) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   int64_t n = 0;
   for (double v : values) {
-    if (!std::isfinite(v)) continue;
+    if (!std::isfinite(v)) {
+      ++series.left_out;
+      continue;
+    }
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     ++n;
@@ -228,6 +264,21 @@ bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double*
   *ylo = y0;
   *yhi = y1;
   return has_data;
+}
+
+std::string NotDrawnNote(const Plot& plot, int64_t not_drawn) {
+  int64_t left_out = 0;
+  for (const PlotSeries& s : plot.series) left_out += s.left_out;
+  std::vector<std::string> parts;
+  if (not_drawn > 0) {
+    parts.push_back(
+        absl::StrCat(not_drawn, not_drawn == 1 ? " point" : " points", " not finite: not drawn"));
+  }
+  if (left_out > 0) {
+    parts.push_back(
+        absl::StrCat(left_out, left_out == 1 ? " value" : " values", " not finite: not counted"));
+  }
+  return parts.empty() ? std::string() : absl::StrCat("(", absl::StrJoin(parts, "; "), ")");
 }
 
 }  // namespace plot_internal

@@ -4,6 +4,7 @@
 #define ALEA_VM_PLOT_INTERNAL_H_
 
 #include <cstdint>
+#include <string>
 
 #include "vm/plot.h"
 
@@ -17,6 +18,11 @@ double Fraction(double v, double lo, double hi);
 // with a non-finite coordinate.
 bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double* yhi,
                 int64_t* not_drawn);
+
+// The note under a plot that left data out: "(2 points not finite: not
+// drawn)" for `not_drawn` points, "(3 values not finite: not counted)" for
+// what `hist` left out, both joined; empty when nothing was.
+std::string NotDrawnNote(const Plot& plot, int64_t not_drawn);
 
 }  // namespace alea::vm::plot_internal
 

@@ -236,28 +236,28 @@ std::string RenderSvg(const Plot& plot) {
 
   // Grid lines and ticks first, so the data is drawn over them.
   const std::vector<double> xticks = Ticks(xlo, xhi, 7), yticks = Ticks(ylo, yhi, 5);
-  const double xstep = xticks.size() >= 2 ? xticks[1] - xticks[0] : xhi - xlo;
-  const double ystep = yticks.size() >= 2 ? yticks[1] - yticks[0] : yhi - ylo;
+  const std::vector<std::string> xtick_labels = TickLabels(xticks, xlo, xhi);
+  const std::vector<std::string> ytick_labels = TickLabels(yticks, ylo, yhi);
   std::string labels;
-  for (double t : xticks) {
-    const double x = frame.X(t);
+  for (size_t i = 0; i < xticks.size(); ++i) {
+    const double x = frame.X(xticks[i]);
     absl::StrAppendFormat(&out,
                           R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#e5e5e5"/>)"
                           "\n"
                           R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
                           "\n",
                           x, kTop, x, kBottom, x, kBottom, x, kBottom + kTickLength);
-    labels += Text(x, kBottom + kTickLength + 13, TickLabel(t, xstep), "middle", 12);
+    labels += Text(x, kBottom + kTickLength + 13, xtick_labels[i], "middle", 12);
   }
-  for (double t : yticks) {
-    const double y = frame.Y(t);
+  for (size_t i = 0; i < yticks.size(); ++i) {
+    const double y = frame.Y(yticks[i]);
     absl::StrAppendFormat(&out,
                           R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#e5e5e5"/>)"
                           "\n"
                           R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
                           "\n",
                           kLeft, y, kRight, y, kLeft - kTickLength, y, kLeft, y);
-    labels += Text(kLeft - kTickLength - 3, y + 4, TickLabel(t, ystep), "end", 12);
+    labels += Text(kLeft - kTickLength - 3, y + 4, ytick_labels[i], "end", 12);
   }
   out += labels;
 
@@ -284,11 +284,9 @@ std::string RenderSvg(const Plot& plot) {
     out += Text(18, middle_y, plot.ylabel, "middle", 12,
                 absl::StrFormat(" transform=\"rotate(-90 18 %.2f)\"", middle_y));
   }
-  if (not_drawn > 0) {
-    out += Text(kRight, kHeight - 5,
-                absl::StrCat("(", not_drawn, not_drawn == 1 ? " point" : " points",
-                             " not finite: not drawn)"),
-                "end", 10, absl::StrCat(R"( fill=")", kGrey, "\""));
+  const std::string note = plot_internal::NotDrawnNote(plot, not_drawn);
+  if (!note.empty()) {
+    out += Text(kRight, kHeight - 5, note, "end", 10, absl::StrCat(R"( fill=")", kGrey, "\""));
   }
   out += "</svg>\n";
   return out;

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "vm/plot.h"
 #include "vm/plot_internal.h"
+#include "vm/text_width.h"
 
 namespace alea::vm {
 namespace {
@@ -40,14 +41,6 @@ std::string AnsiColor(int series) {
 }
 constexpr char kAnsiReset[] = "\x1b[0m";
 
-// Columns taken by UTF-8 text: one per code point (wide characters are
-// rare in labels and not worth a width table).
-int TextWidth(std::string_view s) {
-  int w = 0;
-  for (char c : s) w += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return w;
-}
-
 // A newline or escape in a title would break the layout or drive the
 // terminal: control characters show as spaces.
 std::string Printable(std::string_view s) {
@@ -61,9 +54,13 @@ std::string Printable(std::string_view s) {
 
 std::string Spaces(int n) { return std::string(std::max(n, 0), ' '); }
 
-// `text` centered in the `width` columns starting at column `start`.
-std::string Centered(std::string_view text, int start, int width) {
-  return Spaces(start + (width - TextWidth(text)) / 2) + std::string(text);
+// A label (a title, an axis label) centered over the `cols` columns
+// starting at column `start`, cut to fit the line's `width` and kept
+// within it.
+std::string Centered(std::string_view label, int start, int cols, int width) {
+  const std::string text = FitWidth(Printable(label), width);
+  const int w = TextWidth(text);
+  return Spaces(std::min(start + (cols - w) / 2, width - w)) + text;
 }
 
 std::string Braille(uint8_t bits) {
@@ -200,11 +197,6 @@ void Draw(const PlotSeries& s, int series, Canvas& canvas) {
   }
 }
 
-// The step between ticks, for their labels' decimals.
-double TickStep(const std::vector<double>& ticks, double lo, double hi) {
-  return ticks.size() >= 2 ? ticks[1] - ticks[0] : hi - lo;
-}
-
 // `text` in the series' colour, or as is.
 std::string Paint(const std::string& text, int series, bool color) {
   if (!color || series < 0) return text;
@@ -227,27 +219,28 @@ std::string RenderText(const Plot& plot, int width, bool color) {
 
   // The y labels fix the left margin, the margin the canvas's width.
   const std::vector<double> yticks = Ticks(ylo, yhi, 5);
-  const double ystep = TickStep(yticks, ylo, yhi);
+  const std::vector<std::string> ytick_labels = TickLabels(yticks, ylo, yhi);
   std::vector<std::string> ylabels(kRows);
   // Rows are placed as the data is, through a canvas of any width.
   const Canvas rows_only(1, xlo, xhi, ylo, yhi);
   size_t label_width = 0;
-  for (double t : yticks) {
-    std::string& label = ylabels[rows_only.DotY(t) / 4];
+  for (size_t i = 0; i < yticks.size(); ++i) {
+    std::string& label = ylabels[rows_only.DotY(yticks[i]) / 4];
     if (!label.empty()) continue;  // two ticks in a row: the first
-    label = TickLabel(t, ystep);
+    label = ytick_labels[i];
     label_width = std::max(label_width, label.size());
   }
   const int axis = static_cast<int>(label_width) + 1;  // the axis's column
   const int cols = std::max(kMinCols, width - axis - 1);
+  const int line_width = axis + 1 + cols;  // the width, unless labels are long
   Canvas canvas(cols, xlo, xhi, ylo, yhi);
   for (size_t i = 0; i < plot.series.size(); ++i) {
     Draw(plot.series[i], static_cast<int>(i), canvas);
   }
 
   std::string out;
-  if (!plot.title.empty()) AppendTrimmed(out, Centered(Printable(plot.title), axis + 1, cols));
-  if (!plot.ylabel.empty()) AppendTrimmed(out, Printable(plot.ylabel));
+  if (!plot.title.empty()) AppendTrimmed(out, Centered(plot.title, axis + 1, cols, line_width));
+  if (!plot.ylabel.empty()) AppendTrimmed(out, FitWidth(Printable(plot.ylabel), line_width));
   constexpr std::string_view kNoData = "(no data)";
   const int no_data_col = (cols - static_cast<int>(kNoData.size())) / 2;
   for (int r = 0; r < kRows; ++r) {
@@ -275,15 +268,14 @@ std::string RenderText(const Plot& plot, int width, bool color) {
   }
 
   const std::vector<double> xticks = Ticks(xlo, xhi, std::clamp(cols / 8, 2, 10));
-  const double xstep = TickStep(xticks, xlo, xhi);
+  const std::vector<std::string> xtick_labels = TickLabels(xticks, xlo, xhi);
   std::vector<bool> tick_at(cols, false);
   std::string labels;
   int labels_end = -1;  // the column after the last label placed
-  const int line_width = axis + 1 + cols;
-  for (double t : xticks) {
-    const int c = canvas.DotX(t) / 2;
+  for (size_t i = 0; i < xticks.size(); ++i) {
+    const int c = canvas.DotX(xticks[i]) / 2;
     tick_at[c] = true;
-    const std::string label = TickLabel(t, xstep);
+    const std::string& label = xtick_labels[i];
     const int w = TextWidth(label);
     // Centered under its ┬, kept within the line, a space from the last.
     const int start = std::max(0, std::min(axis + 1 + c - w / 2, line_width - w));
@@ -295,7 +287,7 @@ std::string RenderText(const Plot& plot, int width, bool color) {
   for (int c = 0; c < cols; ++c) axis_line += tick_at[c] ? "┬" : "─";
   AppendTrimmed(out, axis_line);
   AppendTrimmed(out, labels);
-  if (!plot.xlabel.empty()) AppendTrimmed(out, Centered(Printable(plot.xlabel), axis + 1, cols));
+  if (!plot.xlabel.empty()) AppendTrimmed(out, Centered(plot.xlabel, axis + 1, cols, line_width));
 
   if (plot.series.size() > 1) {
     // "■ series 1  ■ series 2", wrapped at the width.
@@ -318,11 +310,8 @@ std::string RenderText(const Plot& plot, int width, bool color) {
     }
     AppendTrimmed(out, line);
   }
-  if (not_drawn > 0) {
-    AppendTrimmed(
-        out, absl::StrCat(Spaces(axis + 1), "(", not_drawn, not_drawn == 1 ? " point" : " points",
-                          " not finite: not drawn)"));
-  }
+  const std::string note = plot_internal::NotDrawnNote(plot, not_drawn);
+  if (!note.empty()) AppendTrimmed(out, Spaces(axis + 1) + note);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "vm/plot_value.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -7,7 +8,7 @@ namespace alea::vm {
 namespace {
 
 constexpr uint64_t kFields = 4;        // series, title, xlabel, ylabel
-constexpr uint64_t kSeriesFields = 3;  // kind, x, y
+constexpr uint64_t kSeriesFields = 4;  // kind, x, y, left_out
 
 std::vector<double> FloatsOf(const Object* array) {
   std::vector<double> out;
@@ -45,6 +46,7 @@ Plot PlotOf(const Object* value) {
       out.kind = static_cast<PlotSeries::Kind>(kind);
       out.x = FloatsOf(AsObject(Slots(s)[1]));
       out.y = FloatsOf(AsObject(Slots(s)[2]));
+      out.left_out = std::max<int64_t>(0, AsInt(Slots(s)[3]));
       plot.series.push_back(std::move(out));
     }
   }
@@ -84,6 +86,7 @@ Object* NewPlotValue(Heap& heap, const Plot& plot) {
     }
     Slots(series)[i] = FromObject(t);
     Slots(t)[0] = FromInt(static_cast<int64_t>(s.kind));
+    Slots(t)[3] = FromInt(s.left_out);
     Mask(t)[1] = Mask(t)[2] = 1;
     Object* x = FloatArray(heap, s.x);
     Object* y = x == nullptr ? nullptr : FloatArray(heap, s.y);

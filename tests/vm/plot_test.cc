@@ -169,6 +169,37 @@ TEST(TickLabel, OddArguments) {
   EXPECT_EQ(TickLabel(3, -1), "3");  // the step's size counts
 }
 
+// ----- TickLabels -----
+
+TEST(TickLabels, OneNotationPerAxis) {
+  // 800000 alone would be plain; beside 1e+06 it is 8e+05.
+  EXPECT_THAT(TickLabels(std::vector<double>{0, 2e5, 4e5, 6e5, 8e5, 1e6}, 0, 1e6),
+              ElementsAre("0", "2e+05", "4e+05", "6e+05", "8e+05", "1e+06"));
+  EXPECT_THAT(TickLabels(std::vector<double>{999000, 999500, 1e6, 1000500}, 999000, 1000500),
+              ElementsAre("9.99e+05", "9.995e+05", "1e+06", "1.0005e+06"));
+  EXPECT_THAT(TickLabels(std::vector<double>{-1e6, -5e5, 0, 5e5}, -1e6, 5e5),
+              ElementsAre("-1e+06", "-5e+05", "0", "5e+05"));
+  // Tiny ticks: scientific only when the largest is below 1e-4.
+  EXPECT_THAT(TickLabels(std::vector<double>{0, 2e-5, 4e-5, 6e-5}, 0, 6e-5),
+              ElementsAre("0", "2e-05", "4e-05", "6e-05"));
+  EXPECT_THAT(TickLabels(std::vector<double>{0, 5e-5, 1e-4}, 0, 1e-4),
+              ElementsAre("0", "0.00005", "0.00010"));
+  EXPECT_THAT(TickLabels(std::vector<double>{0, 0.5, 1}, 0, 1), ElementsAre("0.0", "0.5", "1.0"));
+}
+
+TEST(TickLabels, ALoneTickTakesItsStepFromTheRange) {
+  EXPECT_THAT(TickLabels(std::vector<double>{2}, 1.5, 2.5), ElementsAre("2"));
+  EXPECT_THAT(TickLabels(std::vector<double>{0.25}, 0.21, 0.29), ElementsAre("0.25"));
+  EXPECT_THAT(TickLabels(std::vector<double>{}, 0, 1), ElementsAre());
+}
+
+// Where the notation is the same the labels are: the axis adds nothing else.
+TEST(TickLabels, AgreeWithTickLabelInTheSameNotation) {
+  for (double v : {0.0, 0.5, 3.0, 1e6, -7.25, 1.5e7}) {
+    EXPECT_EQ(TickLabels(std::vector<double>{v, v + 0.25}, v, v + 0.25)[0], TickLabel(v, 0.25));
+  }
+}
+
 // ----- SeriesColor -----
 
 TEST(SeriesColor, TenColoursThenAgain) {
@@ -199,6 +230,9 @@ TEST(PlotHistogram, SkipsNaNAndInfinities) {
   const PlotSeries h = Histogram(std::vector<double>{kNaN, 1, kInf, -kInf, 3}, 2);
   EXPECT_THAT(h.x, ElementsAre(1, 2, 3));
   EXPECT_THAT(h.y, ElementsAre(1, 1));
+  EXPECT_EQ(h.left_out, 3);
+  EXPECT_EQ(Histogram(std::vector<double>{1, 2}, 2).left_out, 0);
+  EXPECT_EQ(Histogram(std::vector<double>{kNaN, kNaN}, 2).left_out, 2);
 }
 
 TEST(PlotHistogram, ASingleValueIsOneBinOfWidthOne) {
@@ -651,6 +685,54 @@ TEST(RenderText, NotesSkippedPointsAndBars) {
   EXPECT_THAT(RenderText(plot, 40, false), HasSubstr("(3 points not finite: not drawn)\n"));
 }
 
+TEST(RenderText, NotesTheValuesAHistogramLeftOut) {
+  Plot hist;
+  hist.series.push_back(Histogram(std::vector<double>{1, kNaN, 2, kInf, 3}, 2));
+  const std::string text = RenderText(hist, 40, false);
+  EXPECT_THAT(text, HasSubstr("(2 values not finite: not counted)\n"));
+  EXPECT_THAT(text, Not(HasSubstr("not drawn")));
+  hist.series.push_back({Kind::kScatter, {0, kNaN}, {0, 1}});
+  EXPECT_THAT(RenderText(hist, 60, false),
+              HasSubstr("(1 point not finite: not drawn; 2 values not finite: not counted)\n"));
+  Plot one;
+  one.series.push_back(Histogram(std::vector<double>{1, -kInf}, 2));
+  EXPECT_THAT(RenderText(one, 40, false), HasSubstr("(1 value not finite: not counted)\n"));
+}
+
+TEST(RenderText, AnAxisKeepsOneNotation) {
+  Plot plot;
+  plot.series.push_back({Kind::kLine, {0, 1e6}, {0, 1e6}});
+  const std::string text = RenderText(plot, 80, false);
+  EXPECT_THAT(text, HasSubstr("1e+06 ┤"));
+  EXPECT_THAT(text, HasSubstr("8e+05"));
+  EXPECT_THAT(text, Not(HasSubstr("800000")));
+}
+
+TEST(RenderText, LongLabelsAreCutToTheWidth) {
+  Plot plot = Line();
+  plot.title = std::string(100, 't');
+  plot.xlabel = std::string(100, 'x');
+  plot.ylabel = std::string(100, 'y');
+  const std::string text = RenderText(plot, 40, false);
+  for (const std::string& line : Lines(text)) EXPECT_LE(Columns(line), 40) << line;
+  EXPECT_THAT(text, HasSubstr(std::string(39, 't') + "…\n"));
+  EXPECT_THAT(text, HasSubstr(std::string(39, 'y') + "…\n"));
+}
+
+TEST(RenderText, WideCharactersTakeTwoColumns) {
+  Plot plot = Line();
+  plot.title = "正态分布";  // 8 columns
+  plot.xlabel = "ab";
+  const std::vector<std::string> lines = Lines(RenderText(plot, 40, false));
+  // Both centered over the canvas: the title starts 3 columns before the
+  // 2-column xlabel, as its width is 6 more.
+  const size_t title_at = lines.front().find_first_not_of(' ');
+  const size_t xlabel_at = lines.back().find_first_not_of(' ');
+  EXPECT_EQ(lines.front().substr(title_at), "正态分布");
+  EXPECT_EQ(lines.back().substr(xlabel_at), "ab");
+  EXPECT_EQ(title_at + 3, xlabel_at);
+}
+
 // Any data at all draws something, without crashing or drawing outside.
 std::vector<Plot> WildPlots() {
   std::mt19937_64 rng(3);
@@ -755,6 +837,12 @@ TEST(RenderSvg, ANonFinitePointSplitsTheLine) {
   EXPECT_EQ(Count(svg, "<polyline"), 2);
   EXPECT_EQ(Count(svg, "r=\"1.5\""), 1);  // the lone point after the inf, as a dot
   EXPECT_THAT(svg, HasSubstr("(2 points not finite: not drawn)</text>"));
+}
+
+TEST(RenderSvg, NotesTheValuesAHistogramLeftOut) {
+  Plot hist;
+  hist.series.push_back(Histogram(std::vector<double>{1, kNaN, 2, 3}, 2));
+  EXPECT_THAT(RenderSvg(hist), HasSubstr("(1 value not finite: not counted)</text>"));
 }
 
 TEST(RenderSvg, OnePolylinePerLineSeriesWithALegend) {
