@@ -52,11 +52,13 @@ absl::StatusOr<std::vector<double>> ValuesOf(vm::NativeContext& ctx, Value v, co
   return out;
 }
 
-// The labels: args[at..at+2] are title, xlabel, ylabel.
+// The labels: args[at..at+3] are title, xlabel, ylabel and the label of
+// the plot's one series.
 void Label(vm::Plot* plot, const Value* args, int at) {
   plot->title = std::string(vm::StrView(AsObject(args[at])));
   plot->xlabel = std::string(vm::StrView(AsObject(args[at + 1])));
   plot->ylabel = std::string(vm::StrView(AsObject(args[at + 2])));
+  plot->series.back().label = std::string(vm::StrView(AsObject(args[at + 3])));
 }
 
 absl::StatusOr<Value> Finish(vm::NativeContext& ctx, const vm::Plot& plot) {
@@ -84,7 +86,7 @@ absl::StatusOr<Value> Points(vm::NativeContext& ctx, const Value* args, vm::Plot
 
 }  // namespace
 
-// hist(x, bins, title, xlabel, ylabel)
+// hist(x, bins, title, xlabel, ylabel, label)
 absl::StatusOr<Value> Native_plot_hist(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<std::vector<double>> values = ValuesOf(ctx, args[0], "hist");
   if (!values.ok()) return values.status();
@@ -96,7 +98,7 @@ absl::StatusOr<Value> Native_plot_hist(vm::NativeContext& ctx, const Value* args
   return Finish(ctx, plot);
 }
 
-// plot(ys, title, xlabel, ylabel): ys against 0, 1, 2...
+// plot(ys, title, xlabel, ylabel, label): ys against 0, 1, 2...
 absl::StatusOr<Value> Native_plot_y(vm::NativeContext& ctx, const Value* args) {
   absl::StatusOr<std::vector<double>> ys = ValuesOf(ctx, args[0], "plot");
   if (!ys.ok()) return ys.status();

@@ -25,6 +25,8 @@ struct PlotSeries {
   // kBars: the values `hist` did not count, NaN or infinite (the drawing
   // says how many).
   int64_t left_out = 0;
+  // Its name in the legend; "series 1", "series 2"... where empty.
+  std::string label{};
 };
 
 struct Plot {

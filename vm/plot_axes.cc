@@ -1,5 +1,6 @@
 // What both plot renderers share (vm/plot.h): round ticks and their labels,
-// the series' colours, `hist`'s bins, and the axis ranges of a plot's data.
+// the series' colours, `hist`'s bins, the axis ranges of a plot's data,
+// the legend's names and the note of what was left out.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -264,6 +265,15 @@ bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double*
   *ylo = y0;
   *yhi = y1;
   return has_data;
+}
+
+std::string SeriesName(const Plot& plot, size_t i) {
+  const std::string& label = plot.series[i].label;
+  return label.empty() ? absl::StrCat("series ", i + 1) : label;
+}
+
+bool HasLegend(const Plot& plot) {
+  return plot.series.size() > 1 || (plot.series.size() == 1 && !plot.series[0].label.empty());
 }
 
 std::string NotDrawnNote(const Plot& plot, int64_t not_drawn) {

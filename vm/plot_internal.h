@@ -3,6 +3,7 @@
 #ifndef ALEA_VM_PLOT_INTERNAL_H_
 #define ALEA_VM_PLOT_INTERNAL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,12 @@ double Fraction(double v, double lo, double hi);
 // with a non-finite coordinate.
 bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double* yhi,
                 int64_t* not_drawn);
+
+// The name of series i in the legend: its label, or "series i+1".
+std::string SeriesName(const Plot& plot, size_t i);
+
+// Whether the plot has a legend: more than one series, or a labelled one.
+bool HasLegend(const Plot& plot);
 
 // The note under a plot that left data out: "(2 points not finite: not
 // drawn)" for `not_drawn` points, "(3 values not finite: not counted)" for

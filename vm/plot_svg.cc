@@ -11,6 +11,8 @@
 #include "absl/strings/str_format.h"
 #include "vm/plot.h"
 #include "vm/plot_internal.h"
+#include "vm/text_width.h"
+#include "vm/utf8.h"
 
 namespace alea::vm {
 namespace {
@@ -25,38 +27,13 @@ constexpr double kTickLength = 5;
 constexpr char kFont[] = R"(font-family="sans-serif")";
 constexpr char kGrey[] = "#666666";
 
-// One UTF-8 sequence's length at s[i], or 0 when it is not valid UTF-8 (an
-// overlong form, a surrogate, beyond U+10FFFF, a lone continuation byte) or
+// One UTF-8 sequence's length at s[i], or 0 when it is not well-formed or
 // is a character XML 1.0 does not allow (U+FFFE, U+FFFF).
 size_t ValidSequence(const std::string& s, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  size_t n;
-  uint32_t code;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    n = 2;
-    code = lead & 0x1F;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    n = 3;
-    code = lead & 0x0F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    n = 4;
-    code = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code = code << 6 | (byte(i + k) & 0x3F);
-  }
-  constexpr uint32_t kLeast[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < kLeast[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF) || code == 0xFFFE ||
-      code == 0xFFFF) {
-    return 0;
-  }
-  return n;
+  const size_t n = Utf8SequenceLength(s, i);
+  if (n == 0) return 0;
+  const char32_t code = Utf8CodePoint(s, i, n);
+  return code == 0xFFFE || code == 0xFFFF ? 0 : n;
 }
 
 // Text as XML character data: markup characters escaped, and what XML
@@ -173,20 +150,94 @@ void Series(const PlotSeries& s, const char* color, const Frame& frame, std::str
   }
 }
 
-// A box in the top right corner: a swatch of each series' mark and its
-// name, as many as fit in the plot area, then how many more there are.
-void Legend(const Plot& plot, std::string& out) {
-  constexpr double kRowHeight = 18, kBoxWidth = 90;
-  const double left = kRight - 10 - kBoxWidth, top = kTop + 10;
+// How much of the drawn data lies in the box: its points, its lines
+// sampled every few pixels and its bars' area (a point's worth per 50
+// px^2); where the legend goes, the less the better.
+double Covered(const Plot& plot, const Frame& frame, double left, double top, double width,
+               double height) {
+  const auto inside = [&](double x, double y) {
+    return x >= left && x <= left + width && y >= top && y <= top + height;
+  };
+  double covered = 0;
+  for (const PlotSeries& s : plot.series) {
+    if (s.kind == PlotSeries::Kind::kBars) {
+      const size_t n = s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
+      for (size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(s.x[i]) || !std::isfinite(s.x[i + 1]) || !std::isfinite(s.y[i])) {
+          continue;
+        }
+        const double x0 = frame.X(s.x[i]), x1 = frame.X(s.x[i + 1]);
+        const double y0 = frame.Y(s.y[i]), y1 = frame.Base();
+        const double w =
+            std::min(std::max(x0, x1), left + width) - std::max(std::min(x0, x1), left);
+        const double h = std::min(std::max(y0, y1), top + height) - std::max(std::min(y0, y1), top);
+        if (w > 0 && h > 0) covered += w * h / 50;
+      }
+      continue;
+    }
+    const size_t n = std::min(s.x.size(), s.y.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      const double x = frame.X(s.x[i]), y = frame.Y(s.y[i]);
+      covered += inside(x, y);
+      if (s.kind != PlotSeries::Kind::kLine || i + 1 >= n || !std::isfinite(s.x[i + 1]) ||
+          !std::isfinite(s.y[i + 1])) {
+        continue;
+      }
+      // The segment to the next point, every 4 px or so.
+      const double x1 = frame.X(s.x[i + 1]), y1 = frame.Y(s.y[i + 1]);
+      const int steps = std::clamp(static_cast<int>(std::hypot(x1 - x, y1 - y) / 4), 0, 200);
+      for (int k = 1; k < steps; ++k) {
+        const double t = static_cast<double>(k) / steps;
+        covered += inside(x + (x1 - x) * t, y + (y1 - y) * t);
+      }
+    }
+  }
+  return covered;
+}
+
+// A box in the corner of the plot area that hides the least data (the
+// top right on a tie): a swatch of each series' mark and its name, as many
+// as fit in the plot area, then how many more there are.
+void Legend(const Plot& plot, const Frame& frame, std::string& out) {
+  constexpr double kRowHeight = 18;
+  // Sized to the longest name at 12 px sans-serif (about 7 px a column),
+  // at most the plot area's width, which cuts longer names.
+  constexpr double kColumn = 7, kMarkWidth = 44;
+  const int most_columns = static_cast<int>((kRight - kLeft - 20 - kMarkWidth) / kColumn);
+  std::vector<std::string> names;
+  int widest = 0;
+  for (size_t i = 0; i < plot.series.size(); ++i) {
+    names.push_back(FitWidth(plot_internal::SeriesName(plot, i), most_columns));
+    widest = std::max(widest, TextWidth(names.back()));
+  }
+  const double box_width = std::max(90.0, kMarkWidth + kColumn * widest);
   constexpr size_t kMaxRows = 15;
   const size_t n = plot.series.size();
   const size_t rows = std::min(n, kMaxRows), shown = n > kMaxRows ? kMaxRows - 1 : n;
+  const double box_height = kRowHeight * rows + 8;
+  struct Corner {
+    double left, top;
+  };
+  const double right = kRight - 10 - box_width, bottom = kBottom - 10 - box_height;
+  const Corner corners[] = {
+      {right, kTop + 10}, {kLeft + 10, kTop + 10}, {right, bottom}, {kLeft + 10, bottom}};
+  Corner best = corners[0];
+  double least = Covered(plot, frame, best.left, best.top, box_width, box_height);
+  for (const Corner& c : corners) {
+    const double covered = Covered(plot, frame, c.left, c.top, box_width, box_height);
+    if (covered < least) {
+      least = covered;
+      best = c;
+    }
+  }
+  const double left = best.left, top = best.top;
   absl::StrAppendFormat(
       &out,
       R"(<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="white" fill-opacity="0.9" )"
       R"(stroke="#cccccc"/>)"
       "\n",
-      left, top, kBoxWidth, kRowHeight * rows + 8);
+      left, top, box_width, box_height);
   for (size_t i = 0; i < shown; ++i) {
     const char* color = SeriesColor(i);
     const double y = top + 4 + kRowHeight * (i + 0.5);  // the row's middle
@@ -211,7 +262,7 @@ void Legend(const Plot& plot, std::string& out) {
                               left + 8, y - 5, color);
         break;
     }
-    out += Text(left + 36, y + 4, absl::StrCat("series ", i + 1), "start", 12);
+    out += Text(left + 36, y + 4, names[i], "start", 12);
   }
   if (shown < n) {
     out += Text(left + 8, top + 4 + kRowHeight * (shown + 0.5) + 4,
@@ -271,7 +322,7 @@ std::string RenderSvg(const Plot& plot) {
                         R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
                         "\n",
                         kLeft, kTop, kLeft, kBottom, kLeft, kBottom, kRight, kBottom);
-  if (plot.series.size() > 1) Legend(plot, out);
+  if (plot_internal::HasLegend(plot)) Legend(plot, frame, out);
 
   const double middle_x = (kLeft + kRight) / 2, middle_y = (kTop + kBottom) / 2;
   if (!has_data) {

@@ -289,19 +289,22 @@ std::string RenderText(const Plot& plot, int width, bool color) {
   AppendTrimmed(out, labels);
   if (!plot.xlabel.empty()) AppendTrimmed(out, Centered(plot.xlabel, axis + 1, cols, line_width));
 
-  if (plot.series.size() > 1) {
-    // "■ series 1  ■ series 2", wrapped at the width.
-    std::string line = Spaces(axis + 1);
-    int used = axis + 1;
+  if (plot_internal::HasLegend(plot)) {
+    // "■ series 1  ■ series 2", wrapped at the width; a name too long for
+    // a line of its own is cut.
+    const int start = axis + 1;
+    std::string line = Spaces(start);
+    int used = start;
     for (size_t i = 0; i < plot.series.size(); ++i) {
-      const std::string entry = absl::StrCat("■ series ", i + 1);
+      const std::string entry = absl::StrCat(
+          "■ ", FitWidth(Printable(plot_internal::SeriesName(plot, i)), line_width - start - 2));
       const int w = TextWidth(entry);
-      if (used > axis + 1 && used + 2 + w > width) {
+      if (used > start && used + 2 + w > line_width) {
         AppendTrimmed(out, line);
-        line = Spaces(axis + 1);
-        used = axis + 1;
+        line = Spaces(start);
+        used = start;
       }
-      if (used > axis + 1) {
+      if (used > start) {
         line += "  ";
         used += 2;
       }

@@ -8,7 +8,7 @@ namespace alea::vm {
 namespace {
 
 constexpr uint64_t kFields = 4;        // series, title, xlabel, ylabel
-constexpr uint64_t kSeriesFields = 4;  // kind, x, y, left_out
+constexpr uint64_t kSeriesFields = 5;  // kind, x, y, left_out, label
 
 std::vector<double> FloatsOf(const Object* array) {
   std::vector<double> out;
@@ -47,6 +47,7 @@ Plot PlotOf(const Object* value) {
       out.x = FloatsOf(AsObject(Slots(s)[1]));
       out.y = FloatsOf(AsObject(Slots(s)[2]));
       out.left_out = std::max<int64_t>(0, AsInt(Slots(s)[3]));
+      out.label = TextOf(Slots(s)[4]);
       plot.series.push_back(std::move(out));
     }
   }
@@ -87,15 +88,17 @@ Object* NewPlotValue(Heap& heap, const Plot& plot) {
     Slots(series)[i] = FromObject(t);
     Slots(t)[0] = FromInt(static_cast<int64_t>(s.kind));
     Slots(t)[3] = FromInt(s.left_out);
-    Mask(t)[1] = Mask(t)[2] = 1;
+    Mask(t)[1] = Mask(t)[2] = Mask(t)[4] = 1;
     Object* x = FloatArray(heap, s.x);
     Object* y = x == nullptr ? nullptr : FloatArray(heap, s.y);
+    Object* label = y == nullptr ? nullptr : heap.NewStr(s.label);
     if (x != nullptr) Slots(t)[1] = FromObject(x);
-    if (y == nullptr) {
+    if (y != nullptr) Slots(t)[2] = FromObject(y);
+    if (label == nullptr) {
       heap.Release(value);
       return nullptr;
     }
-    Slots(t)[2] = FromObject(y);
+    Slots(t)[4] = FromObject(label);
   }
   return value;
 }

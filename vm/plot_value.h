@@ -1,8 +1,8 @@
 // The language's `Plot` value (TypeDesc::Kind::kPlot) and vm/plot.h's Plot,
 // both ways. A Plot value is a tuple object: (series, title, xlabel,
 // ylabel), series an array of (kind: Int, x: [Float], y: [Float], left_out:
-// Int) tuples (kind a PlotSeries::Kind), the labels Strs; the language shows
-// none of it, only `print`, `str`, `save_plot` and `overlay` read it.
+// Int, label: Str) tuples (kind a PlotSeries::Kind), the labels Strs; the
+// language shows none of it, only `print`, `str`, `save_plot` and `overlay` read it.
 #ifndef ALEA_VM_PLOT_VALUE_H_
 #define ALEA_VM_PLOT_VALUE_H_
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <iterator>
 
+#include "vm/utf8.h"
+
 namespace alea::vm {
 namespace {
 
@@ -45,30 +47,13 @@ bool In(const Range (&table)[N], char32_t c) {
   return it != std::begin(table) && c <= std::prev(it)->hi;
 }
 
-// The code point starting at text[i] and its length in bytes (a malformed
-// byte is one code point of its own).
+// The code point starting at text[i] and its length in bytes; a byte that
+// starts no well-formed sequence is a code point of its own (its value,
+// which no table holds, one column).
 char32_t Decode(std::string_view text, size_t i, size_t* length) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b = byte(i);
-  const size_t n = b < 0x80           ? 1
-                   : (b >> 5) == 0x6  ? 2
-                   : (b >> 4) == 0xE  ? 3
-                   : (b >> 3) == 0x1E ? 4
-                                      : 1;
-  if (n == 1 || i + n > text.size()) {
-    *length = 1;
-    return b;
-  }
-  char32_t c = b & (0x7F >> n);
-  for (size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) {
-      *length = 1;
-      return b;
-    }
-    c = (c << 6) | (byte(i + k) & 0x3F);
-  }
-  *length = n;
-  return c;
+  const size_t n = Utf8SequenceLength(text, i);
+  *length = n == 0 ? 1 : n;
+  return n == 0 ? static_cast<unsigned char>(text[i]) : Utf8CodePoint(text, i, n);
 }
 
 int Columns(char32_t c) {

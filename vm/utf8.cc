@@ -33,6 +33,16 @@ size_t Utf8SequenceLength(std::string_view text, size_t i) {
   return length;
 }
 
+char32_t Utf8CodePoint(std::string_view text, size_t i, size_t length) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  if (length <= 1) return lead;
+  // The lead keeps 7 - length bits, each following byte 6.
+  char32_t code = lead & (0x7F >> length);
+  for (size_t k = 1; k < length; ++k)
+    code = code << 6 | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  return code;
+}
+
 size_t FirstInvalidUtf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {

@@ -13,6 +13,10 @@ namespace alea::vm {
 // when none starts there. i < text.size().
 size_t Utf8SequenceLength(std::string_view text, size_t i);
 
+// The code point of the well-formed sequence of `length` bytes (what
+// Utf8SequenceLength gave, not 0) starting at text[i].
+char32_t Utf8CodePoint(std::string_view text, size_t i, size_t length);
+
 // The offset of the first byte of `text` that is not part of a well-formed
 // sequence, or text.size() when all of it is UTF-8.
 size_t FirstInvalidUtf8(std::string_view text);

@@ -678,6 +678,23 @@ TEST(RenderText, ALegendWrapsAtTheWidth) {
   for (const std::string& line : Lines(text)) EXPECT_LE(Columns(line), 40);
 }
 
+TEST(RenderText, TheLegendNamesLabelledSeries) {
+  Plot plot = Overlay();
+  plot.series[0].label = "mine";
+  EXPECT_THAT(Text(plot, 40), HasSubstr("\n   ■ mine  ■ series 2\n"));
+  plot.series[1].label = "theirs, a name too long for one line with the other";
+  const std::vector<std::string> lines = Lines(RenderText(plot, 40, false));
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines[lines.size() - 2], "   ■ mine");
+  EXPECT_EQ(lines.back(), "   ■ theirs, a name too long for one li…");
+  EXPECT_EQ(Columns(lines.back()), 40);
+  // One labelled series has a legend too; unlabelled, none.
+  Plot one = Line();
+  EXPECT_THAT(Text(one, 40), Not(HasSubstr("■")));
+  one.series[0].label = "squares\n";
+  EXPECT_THAT(Text(one, 40), HasSubstr("■ squares\n"));
+}
+
 TEST(RenderText, NotesSkippedPointsAndBars) {
   Plot plot;
   plot.series.push_back({Kind::kScatter, {0, 1, kInf, 3}, {0, kNaN, 2, 3}});
@@ -865,6 +882,49 @@ TEST(RenderSvg, ALegendOfManySeriesFitsThePlotArea) {
   EXPECT_THAT(svg, HasSubstr(">series 14</text>"));
   EXPECT_THAT(svg, Not(HasSubstr(">series 15</text>")));
   EXPECT_THAT(svg, HasSubstr(">+ 6 more</text>"));
+}
+
+TEST(RenderSvg, TheLegendNamesLabelledSeries) {
+  Plot plot;
+  plot.series.push_back({Kind::kLine, {0, 1}, {0, 1}});
+  plot.series.push_back({Kind::kScatter, {0, 1}, {1, 0}});
+  plot.series[0].label = "mine & theirs";
+  const std::string svg = RenderSvg(plot);
+  EXPECT_THAT(svg, HasSubstr(">mine &amp; theirs</text>"));
+  EXPECT_THAT(svg, HasSubstr(">series 2</text>"));
+  // The box is as wide as 90 px or the longest name, whichever is more.
+  EXPECT_THAT(svg, HasSubstr("width=\"135.00\""));  // 44 + 7 * 13
+
+  Plot one;
+  one.series.push_back({Kind::kLine, {0, 1}, {0, 1}});
+  EXPECT_THAT(RenderSvg(one), Not(HasSubstr("series 1")));
+  one.series[0].label = std::string(200, 'n');
+  const std::string long_name = RenderSvg(one);
+  EXPECT_THAT(long_name,
+              HasSubstr(std::string(68, 'n') + "…</text>"));  // (550 - 20 - 44) / 7 columns
+  EXPECT_THAT(long_name, Not(HasSubstr(std::string(69, 'n'))));
+}
+
+TEST(RenderSvg, TheLegendGoesWhereItHidesLeast) {
+  const auto legend_at = [](double slope) {
+    Plot plot;
+    plot.series.push_back({Kind::kLine, {0, 10}, {0, 10 * slope}});
+    plot.series.push_back({Kind::kScatter, {0, 10}, {0, 10 * slope}});
+    const std::string svg = RenderSvg(plot);
+    const size_t at = svg.find("fill-opacity=\"0.9\"");  // the legend's box
+    EXPECT_NE(at, std::string::npos);
+    return svg.substr(svg.rfind("<rect", at));
+  };
+  // Rising: the top left is free; falling: the top right, the default.
+  EXPECT_THAT(legend_at(1), StartsWith("<rect x=\"80.00\" y=\"50.00\" width=\"100.00\""));
+  EXPECT_THAT(legend_at(-1), StartsWith("<rect x=\"510.00\" y=\"50.00\" width=\"100.00\""));
+  // Bars count by the area they share with the box: a histogram high on
+  // the left leaves the top right free.
+  Plot hist;
+  hist.series.push_back({Kind::kBars, {0, 1, 2, 3, 4}, {10, 6, 3, 1}});
+  hist.series.back().label = "counts";
+  const std::string svg = RenderSvg(hist);
+  EXPECT_THAT(svg, HasSubstr("<rect x=\"520.00\" y=\"50.00\" width=\"90.00\" height=\"26.00\""));
 }
 
 TEST(RenderSvg, OneRectPerBar) {

@@ -20,6 +20,15 @@ TEST(Utf8Test, LengthsOfWellFormedCharacters) {
   EXPECT_EQ(Utf8SequenceLength("\xed\x9f\xbf", 0), 3u);      // U+D7FF, below the surrogates
 }
 
+TEST(Utf8Test, CodePointsOfWellFormedCharacters) {
+  EXPECT_EQ(Utf8CodePoint("a", 0, 1), U'a');
+  EXPECT_EQ(Utf8CodePoint("x\xc3\xa9", 1, 2), U'\u00e9');
+  EXPECT_EQ(Utf8CodePoint("\xe2\x82\xac", 0, 3), U'\u20ac');
+  EXPECT_EQ(Utf8CodePoint("\xf0\x9f\x8e\xb2", 0, 4), U'\U0001F3B2');
+  EXPECT_EQ(Utf8CodePoint("\xf4\x8f\xbf\xbf", 0, 4), U'\U0010FFFF');
+  EXPECT_EQ(Utf8CodePoint("\xef\xbf\xbe", 0, 3), char32_t{0xFFFE});
+}
+
 TEST(Utf8Test, IllFormedSequencesStartNoCharacter) {
   EXPECT_EQ(Utf8SequenceLength("\x80", 0), 0u);              // a lone continuation byte
   EXPECT_EQ(Utf8SequenceLength("\xe9 ", 0), 0u);             // Latin-1 é
