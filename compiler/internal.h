@@ -299,6 +299,10 @@ class FunctionCompiler {
   // Binds the variables of an irrefutable pattern from the value in `src`
   // (borrowed) into new registers.
   void Destructure(const Pattern& p, int src, const Type* type);
+  // Whether the pattern binds a variable that holds an array or a tensor,
+  // which PUSH and natives update in place when held once: then the value
+  // it takes apart is worth releasing as soon as it is bound.
+  bool BindsUpdatable(const Pattern& p, const Type* type);
   void Match(const Expr& e, Dest dest);
   // `tag_known`: the constructor of a top-level constructor pattern has
   // already been tested (a SWITCH jumped here).

@@ -340,7 +340,14 @@ void FunctionCompiler::LetStmt(const lang::Stmt& stmt, const std::vector<const E
     case Pattern::Kind::kTuple:
     case Pattern::Kind::kCtor:
     case Pattern::Kind::kRecord: {
-      Operand o = Eval(value, /*borrow_ok=*/true);
+      // A variable at its last use is moved into a temporary, released
+      // right after its fields are bound: a field then held once (an
+      // array a loop carries in a tuple) can be updated in place, not
+      // copied, by PUSH and the natives that reuse their argument. Only
+      // worth its MOVE and RELEASE when such a field is bound.
+      const bool move = value.kind == Expr::Kind::kName && last_uses_.contains(&value) &&
+                        BindsUpdatable(p, T(value.type));
+      Operand o = Eval(value, /*borrow_ok=*/!move);
       Destructure(p, o.reg, T(value.type));
       Free(o);
       return;

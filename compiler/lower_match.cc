@@ -108,6 +108,24 @@ void FunctionCompiler::Destructure(const Pattern& p, int src, const Type* type) 
   }
 }
 
+bool FunctionCompiler::BindsUpdatable(const Pattern& p, const Type* type) {
+  type = types::Resolve(type);
+  if (p.kind == Pattern::Kind::kVar) {
+    return types::Contains(type, types::Kind::kArray) ||
+           types::Contains(type, types::Kind::kTensor);
+  }
+  if (p.kind != Pattern::Kind::kTuple && p.kind != Pattern::Kind::kCtor &&
+      p.kind != Pattern::Kind::kRecord) {
+    return false;
+  }
+  std::vector<const Type*> parts = PartTypes(p, type);
+  std::vector<const Pattern*> subs = SubPatterns(p, parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (subs[i] != nullptr && BindsUpdatable(*subs[i], parts[i])) return true;
+  }
+  return false;
+}
+
 void FunctionCompiler::BindPattern(const Pattern& p, int src, const Type* type) {
   Destructure(p, src, type);
 }
@@ -245,6 +263,13 @@ void FunctionCompiler::Match(const Expr& e, Dest dest) {
       }
     }
     BindPattern(*arm.pattern, s.reg, st);
+    // An arm without a guard is taken for good once bound: the scrutinee
+    // (held by the match alone) is released before the body, so the
+    // fields it bound are held once and can be updated in place (an array
+    // carried through a loop in a tuple), as a `let` pattern does.
+    if (!arm.guard && s.owned && IsRefReg(s.reg) && BindsUpdatable(*arm.pattern, st)) {
+      Release(s.reg);
+    }
     int bound_top = top_;
     Label guard_failed;
     if (arm.guard) Branch(*arm.guard, false, guard_failed);

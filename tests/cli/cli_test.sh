@@ -289,6 +289,36 @@ if [[ -z $grad_steps || $grad_steps -gt $((plain_steps + 490)) ]]; then
   echo "FAIL: 490 training steps under grad made $grad_steps allocations, $plain_steps without"
   failures=$((failures + 1))
 fi
+# An array a loop carries in a tuple or a record taken apart by a pattern
+# (`let` or `match`) grows in place: the pattern frees the tuple at its
+# last use, so the push finds the array held once. A copy per step would
+# show as allocations.
+cat >"$tmp/carried.alea" <<'ALEA'
+type Chain = { xs: [Float], n: Int }
+fn main(args: [Str]) {
+  let n = match parse_int(args[0]) { Some(k) => k, None => 0 };
+  let (xs, _) = fold(range(n), ([], 0), |acc, i| {
+    let (xs, k) = acc;
+    (push(xs, float(i)), k + 1)
+  });
+  let c = fold(range(n), Chain { xs: [], n: 0 }, |c, i| {
+    let Chain { xs, n } = c;
+    Chain { xs: push(xs, float(i)), n: n + 1 }
+  });
+  let m = fold(range(n), ([], 0), |acc, i| match acc { (ys, k) => (push(ys, i), k + 1) });
+  let (ys, _) = m;
+  print(len(xs) + len(c.xs) + len(ys))
+}
+ALEA
+carried() {  # carried STEPS
+  "$alea" run --stats "$tmp/carried.alea" "$1" 2>&1 >/dev/null |
+    sed -n 's/.* \([0-9]*\) allocations.*/\1/p' | head -1
+}
+carried_steps=$(( $(carried 4000) - $(carried 2000) ))
+if [[ -z $carried_steps || $carried_steps -gt 7200 ]]; then  # 3 x 2000 steps, one tuple each
+  echo "FAIL: 6000 more steps pushing onto carried arrays made $carried_steps allocations (copies?)"
+  failures=$((failures + 1))
+fi
 printf 'fn main() = print(sum(ones([100]) * 2.0 + 1.0))\n' >"$tmp/tensor.alea"
 expect 0 '^300\.0$' '^stats: [0-9]+ instructions, [0-9]+ calls, [0-9]+ allocations, peak heap [0-9]+ bytes, [0-9]+ JIT kernels compiled' \
   -- run --stats "$tmp/tensor.alea"
