@@ -180,14 +180,15 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
     case GradRule::kTensorNative_t_cumsum_axis:
     case GradRule::kTensorNative_t_cumprod_axis:
     case GradRule::kTensorNative_t_roll:
-      aux = AsInt(r[arg + 1]);
+    case GradRule::kTensorNative_t_sort:
+    case GradRule::kTensorNative_t_softmax:
+    case GradRule::kTensorNative_t_index:
+      aux = AsInt(r[arg + 1]);  // the axis, the shift or the index
       break;
     case GradRule::kTensorNative_t_roll_axis:
+    case GradRule::kTensorNative_t_slice:
       aux = AsInt(r[arg + 1]);
       aux2 = AsInt(r[arg + 2]);
-      break;
-    case GradRule::kTensorNative_t_sort:
-      aux = AsInt(r[arg + 1]);
       break;
     case GradRule::kTensorNative_t_mask_select:
       y = AsObject(r[arg + 1]);  // the mask
@@ -238,14 +239,6 @@ Vm::TapeOutcome Vm::TapeTensorNative(GradRule rule, Instr ins, Value* r, uint32_
       y = AsObject(r[arg + 1]);
       in1 = tape.Slot(y, 0);
       if (rule == GradRule::kTensorNative_t_solve_triangular) aux = r[arg + 2] != 0 ? 1 : 0;
-      break;
-    case GradRule::kTensorNative_t_softmax:
-    case GradRule::kTensorNative_t_index:
-      aux = AsInt(r[arg + 1]);
-      break;
-    case GradRule::kTensorNative_t_slice:
-      aux = AsInt(r[arg + 1]);
-      aux2 = AsInt(r[arg + 2]);
       break;
     case GradRule::kTensorNative_t_take:
       // take(x, idx, axis): the index tensor kept as the second operand.

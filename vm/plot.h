@@ -61,8 +61,6 @@ std::vector<double> Ticks(double lo, double hi, int target);
 // ("1e+06", "2.5e-05") when the largest tick is at least 1e6 or below
 // 1e-4, one notation for all.
 std::vector<std::string> TickLabels(absl::Span<const double> ticks, double lo, double hi);
-// A lone tick's label, as TickLabels gives it.
-std::string TickLabel(double value, double step);
 
 // The series' colours, as SVG hex colours, by series index (cycling).
 const char* SeriesColor(size_t index);

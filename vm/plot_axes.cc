@@ -140,11 +140,6 @@ std::string Label(double value, double step, bool scientific) {
 
 }  // namespace
 
-std::string TickLabel(double value, double step) {
-  step = std::fabs(step);
-  return Label(value, step, Scientific(std::fabs(SnapToZero(value, step))));
-}
-
 std::vector<std::string> TickLabels(absl::Span<const double> ticks, double lo, double hi) {
   const double step = std::fabs(ticks.size() >= 2 ? ticks[1] - ticks[0] : hi - lo);
   double largest = 0;
@@ -228,27 +223,17 @@ bool AxisRanges(const Plot& plot, double* xlo, double* xhi, double* ylo, double*
     hi = std::max(hi, v);
   };
   for (const PlotSeries& s : plot.series) {
-    if (s.kind == PlotSeries::Kind::kBars) {
-      const size_t n = s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
-      for (size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(s.x[i]) || !std::isfinite(s.x[i + 1]) || !std::isfinite(s.y[i])) {
-          ++skipped;
-          continue;
-        }
-        take(s.x[i], x0, x1);
+    const size_t n = ItemCount(s);
+    for (size_t i = 0; i < n; ++i) {
+      if (!ItemIsFinite(s, i)) {
+        ++skipped;
+        continue;
+      }
+      take(s.x[i], x0, x1);
+      take(s.y[i], y0, y1);
+      if (s.kind == PlotSeries::Kind::kBars) {
         take(s.x[i + 1], x0, x1);
         take(0, y0, y1);
-        take(s.y[i], y0, y1);
-      }
-    } else {
-      const size_t n = std::min(s.x.size(), s.y.size());
-      for (size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
-          ++skipped;
-          continue;
-        }
-        take(s.x[i], x0, x1);
-        take(s.y[i], y0, y1);
       }
     }
   }

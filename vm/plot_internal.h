@@ -3,6 +3,8 @@
 #ifndef ALEA_VM_PLOT_INTERNAL_H_
 #define ALEA_VM_PLOT_INTERNAL_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +12,20 @@
 #include "vm/plot.h"
 
 namespace alea::vm::plot_internal {
+
+// The items of a series: its bars (x holds their edges, y their counts) or
+// its points, as many as the shorter of x and y allows.
+inline size_t ItemCount(const PlotSeries& s) {
+  if (s.kind == PlotSeries::Kind::kBars)
+    return s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
+  return std::min(s.x.size(), s.y.size());
+}
+
+// Whether item i (< ItemCount) is drawn: all its coordinates finite.
+inline bool ItemIsFinite(const PlotSeries& s, size_t i) {
+  if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) return false;
+  return s.kind != PlotSeries::Kind::kBars || std::isfinite(s.x[i + 1]);
+}
 
 // Where v lies from lo (0) to hi (1), for any finite lo < hi.
 double Fraction(double v, double lo, double hi);

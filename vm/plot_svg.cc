@@ -18,6 +18,8 @@ namespace alea::vm {
 namespace {
 
 using plot_internal::Fraction;
+using plot_internal::ItemCount;
+using plot_internal::ItemIsFinite;
 
 constexpr double kWidth = 640, kHeight = 400;
 // The plot area, inside margins for the tick labels, the title and the
@@ -26,6 +28,7 @@ constexpr double kLeft = 70, kRight = kWidth - 20, kTop = 40, kBottom = kHeight 
 constexpr double kTickLength = 5;
 constexpr char kFont[] = R"(font-family="sans-serif")";
 constexpr char kGrey[] = "#666666";
+constexpr char kGridColor[] = "#e5e5e5";
 
 // One UTF-8 sequence's length at s[i], or 0 when it is not well-formed or
 // is a character XML 1.0 does not allow (U+FFFE, U+FFFF).
@@ -97,12 +100,21 @@ std::string Text(double x, double y, const std::string& text, const char* anchor
                          x, y, kFont, size, anchor, extra, XmlText(text));
 }
 
+// A straight line of one pixel in `stroke`, for the axes, their ticks and
+// the grid.
+void Line(double x1, double y1, double x2, double y2, const char* stroke, std::string& out) {
+  absl::StrAppendFormat(&out,
+                        R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="%s"/>)"
+                        "\n",
+                        x1, y1, x2, y2, stroke);
+}
+
 void Series(const PlotSeries& s, const char* color, const Frame& frame, std::string& out) {
+  const size_t n = ItemCount(s);
   if (s.kind == PlotSeries::Kind::kBars) {
-    const size_t n = s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
     const double base = frame.Base();
     for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.x[i + 1]) || !std::isfinite(s.y[i])) continue;
+      if (!ItemIsFinite(s, i)) continue;
       const double x0 = frame.X(s.x[i]), x1 = frame.X(s.x[i + 1]), top = frame.Y(s.y[i]);
       absl::StrAppendFormat(
           &out,
@@ -113,10 +125,9 @@ void Series(const PlotSeries& s, const char* color, const Frame& frame, std::str
     }
     return;
   }
-  const size_t n = std::min(s.x.size(), s.y.size());
   if (s.kind == PlotSeries::Kind::kScatter) {
     for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      if (!ItemIsFinite(s, i)) continue;
       absl::StrAppendFormat(&out,
                             R"(<circle cx="%.2f" cy="%.2f" r="2.5" fill="%s"/>)"
                             "\n",
@@ -129,7 +140,7 @@ void Series(const PlotSeries& s, const char* color, const Frame& frame, std::str
   // dot.
   for (size_t i = 0; i < n;) {
     size_t end = i;
-    while (end < n && std::isfinite(s.x[end]) && std::isfinite(s.y[end])) ++end;
+    while (end < n && ItemIsFinite(s, end)) ++end;
     if (end - i == 1) {
       absl::StrAppendFormat(&out,
                             R"(<circle cx="%.2f" cy="%.2f" r="1.5" fill="%s"/>)"
@@ -160,12 +171,10 @@ double Covered(const Plot& plot, const Frame& frame, double left, double top, do
   };
   double covered = 0;
   for (const PlotSeries& s : plot.series) {
+    const size_t n = ItemCount(s);
     if (s.kind == PlotSeries::Kind::kBars) {
-      const size_t n = s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
       for (size_t i = 0; i < n; ++i) {
-        if (!std::isfinite(s.x[i]) || !std::isfinite(s.x[i + 1]) || !std::isfinite(s.y[i])) {
-          continue;
-        }
+        if (!ItemIsFinite(s, i)) continue;
         const double x0 = frame.X(s.x[i]), x1 = frame.X(s.x[i + 1]);
         const double y0 = frame.Y(s.y[i]), y1 = frame.Base();
         const double w =
@@ -175,15 +184,11 @@ double Covered(const Plot& plot, const Frame& frame, double left, double top, do
       }
       continue;
     }
-    const size_t n = std::min(s.x.size(), s.y.size());
     for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      if (!ItemIsFinite(s, i)) continue;
       const double x = frame.X(s.x[i]), y = frame.Y(s.y[i]);
       covered += inside(x, y);
-      if (s.kind != PlotSeries::Kind::kLine || i + 1 >= n || !std::isfinite(s.x[i + 1]) ||
-          !std::isfinite(s.y[i + 1])) {
-        continue;
-      }
+      if (s.kind != PlotSeries::Kind::kLine || i + 1 >= n || !ItemIsFinite(s, i + 1)) continue;
       // The segment to the next point, every 4 px or so.
       const double x1 = frame.X(s.x[i + 1]), y1 = frame.Y(s.y[i + 1]);
       const int steps = std::clamp(static_cast<int>(std::hypot(x1 - x, y1 - y) / 4), 0, 200);
@@ -292,22 +297,14 @@ std::string RenderSvg(const Plot& plot) {
   std::string labels;
   for (size_t i = 0; i < xticks.size(); ++i) {
     const double x = frame.X(xticks[i]);
-    absl::StrAppendFormat(&out,
-                          R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#e5e5e5"/>)"
-                          "\n"
-                          R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
-                          "\n",
-                          x, kTop, x, kBottom, x, kBottom, x, kBottom + kTickLength);
+    Line(x, kTop, x, kBottom, kGridColor, out);
+    Line(x, kBottom, x, kBottom + kTickLength, "black", out);
     labels += Text(x, kBottom + kTickLength + 13, xtick_labels[i], "middle", 12);
   }
   for (size_t i = 0; i < yticks.size(); ++i) {
     const double y = frame.Y(yticks[i]);
-    absl::StrAppendFormat(&out,
-                          R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#e5e5e5"/>)"
-                          "\n"
-                          R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
-                          "\n",
-                          kLeft, y, kRight, y, kLeft - kTickLength, y, kLeft, y);
+    Line(kLeft, y, kRight, y, kGridColor, out);
+    Line(kLeft - kTickLength, y, kLeft, y, "black", out);
     labels += Text(kLeft - kTickLength - 3, y + 4, ytick_labels[i], "end", 12);
   }
   out += labels;
@@ -316,12 +313,8 @@ std::string RenderSvg(const Plot& plot) {
     Series(plot.series[i], SeriesColor(i), frame, out);
   }
   // The axes over the bars that stand on them.
-  absl::StrAppendFormat(&out,
-                        R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
-                        "\n"
-                        R"(<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="black"/>)"
-                        "\n",
-                        kLeft, kTop, kLeft, kBottom, kLeft, kBottom, kRight, kBottom);
+  Line(kLeft, kTop, kLeft, kBottom, "black", out);
+  Line(kLeft, kBottom, kRight, kBottom, "black", out);
   if (plot_internal::HasLegend(plot)) Legend(plot, frame, out);
 
   const double middle_x = (kLeft + kRight) / 2, middle_y = (kTop + kBottom) / 2;

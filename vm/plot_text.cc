@@ -166,10 +166,10 @@ class Canvas {
 };
 
 void Draw(const PlotSeries& s, int series, Canvas& canvas) {
+  const size_t n = plot_internal::ItemCount(s);
   if (s.kind == PlotSeries::Kind::kBars) {
-    const size_t n = s.x.empty() ? 0 : std::min(s.x.size() - 1, s.y.size());
     for (size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.x[i + 1]) || !std::isfinite(s.y[i])) continue;
+      if (!plot_internal::ItemIsFinite(s, i)) continue;
       const int c0 = canvas.DotX(s.x[i]) / 2, c1 = canvas.DotX(s.x[i + 1]) / 2;
       // A bin takes the columns from its left edge's up to its right edge's,
       // which is the next bin's first; the last bin keeps its right edge's.
@@ -177,11 +177,10 @@ void Draw(const PlotSeries& s, int series, Canvas& canvas) {
     }
     return;
   }
-  const size_t n = std::min(s.x.size(), s.y.size());
   bool joined = false;  // whether the previous point was drawn
   int px = 0, py = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
+    if (!plot_internal::ItemIsFinite(s, i)) {
       joined = false;
       continue;
     }

@@ -279,12 +279,12 @@ fn main(args: [Str]) {
   print(item(sum(q.w)))
 }
 ALEA
-allocations() {  # allocations MODE STEPS
-  "$alea" run --stats "$tmp/steps.alea" "$1" "$2" 2>&1 >/dev/null |
-    sed -n 's/.* \([0-9]*\) allocations.*/\1/p' | head -1
+allocations() {  # allocations FILE [ARG...]: what `alea run --stats` counts
+  "$alea" run --stats "$@" 2>&1 >/dev/null | sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'
 }
-grad_steps=$(( $(allocations grad 500) - $(allocations grad 10) ))
-plain_steps=$(( $(allocations plain 500) - $(allocations plain 10) ))
+steps=$tmp/steps.alea
+grad_steps=$(( $(allocations "$steps" grad 500) - $(allocations "$steps" grad 10) ))
+plain_steps=$(( $(allocations "$steps" plain 500) - $(allocations "$steps" plain 10) ))
 if [[ -z $grad_steps || $grad_steps -gt $((plain_steps + 490)) ]]; then
   echo "FAIL: 490 training steps under grad made $grad_steps allocations, $plain_steps without"
   failures=$((failures + 1))
@@ -310,11 +310,8 @@ fn main(args: [Str]) {
   print(len(xs) + len(c.xs) + len(ys))
 }
 ALEA
-carried() {  # carried STEPS
-  "$alea" run --stats "$tmp/carried.alea" "$1" 2>&1 >/dev/null |
-    sed -n 's/.* \([0-9]*\) allocations.*/\1/p' | head -1
-}
-carried_steps=$(( $(carried 4000) - $(carried 2000) ))
+carried=$tmp/carried.alea
+carried_steps=$(( $(allocations "$carried" 4000) - $(allocations "$carried" 2000) ))
 if [[ -z $carried_steps || $carried_steps -gt 7200 ]]; then  # 3 x 2000 steps, one tuple each
   echo "FAIL: 6000 more steps pushing onto carried arrays made $carried_steps allocations (copies?)"
   failures=$((failures + 1))
@@ -376,7 +373,7 @@ fi
 printf '%s\n' \
   'fn build(n: Int, xs: [Int]) -> [Int] = if n == 0 { xs } else { build(n - 1, push(xs, n)) }' \
   'fn main() = print(len(build(1000000, [])))' >"$tmp/push.alea"
-pushes=$("$alea" run --stats "$tmp/push.alea" 2>&1 >/dev/null | sed -nE 's/.* ([0-9]+) allocations,.*/\1/p')
+pushes=$(allocations "$tmp/push.alea")
 if [[ -z $pushes || $pushes -gt 100 ]]; then
   echo "FAIL: 10^6 pushes made '$pushes' allocations (in place, a few dozen)"
   failures=$((failures + 1))
@@ -396,8 +393,7 @@ updates() {
     '  }' \
     "fn main() = print(item(sum(walk(zeros([100, 2]), tensor([3, 3, 50]), 0, $1))))" \
     >"$tmp/updates$1.alea"
-  "$alea" run --stats "$tmp/updates$1.alea" 2>&1 >/dev/null |
-    sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'
+  allocations "$tmp/updates$1.alea"
 }
 few=$(updates 10)
 many=$(updates 1000)
@@ -424,8 +420,7 @@ scalar_draws() {
     '  if n == 0 { acc } else { dice(n - 1, acc + randint(1, 7)) }' \
     "fn main() uses rng = print((hits(key(0), $1, 0), walk(key(1), $1, 0.0), dice($1, 0)))" \
     >"$tmp/draws$1.alea"
-  "$alea" run --stats "$tmp/draws$1.alea" 2>&1 >/dev/null |
-    sed -nE 's/.* ([0-9]+) allocations,.*/\1/p'
+  allocations "$tmp/draws$1.alea"
 }
 few=$(scalar_draws 10)
 many=$(scalar_draws 100000)
